@@ -1,0 +1,205 @@
+package classify
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// A phrase is matched against the normalised diagnostic: lower case (ASCII
+// fast path; full Unicode lower-casing when the text has non-ASCII bytes),
+// every run of white space turned into one space. A phrase is written in that
+// same form, with two conventions:
+//
+//   - a leading or trailing space asks for a word boundary there: " ptr "
+//     matches "no ptr record" and "(ptr)" but not "interrupted";
+//   - " * " between two fragments lets up to maxGap bytes of anything sit
+//     between them: "mailbox * full" matches "mailbox is currently full".
+//
+// matcher finds every rule whose phrase occurs in a text in one pass: it
+// indexes rules by a hash of the first three bytes of their first fragment,
+// so each text position costs one table load and, rarely, a few prefix
+// comparisons. This keeps Classify within a few microseconds with hundreds
+// of phrases, without regular expressions.
+type matcher struct {
+	rules   []compiledRule
+	buckets [1 << hashBits][]uint16 // rule indexes by first-trigram hash
+}
+
+const (
+	hashBits = 12
+	maxGap   = 80   // bytes allowed for " * " gaps
+	maxScan  = 8192 // bytes of diagnostic examined
+)
+
+type compiledRule struct {
+	reason     string
+	rank       int      // precedence of the reason; lower wins
+	frags      []string // fragments, in order
+	leftWord   bool     // word boundary required before the first fragment
+	rightWord  bool     // word boundary required after the last fragment
+	phrase     string   // as written in the table, for tests and review
+	specificID int      // index of the rule in its table, for stable ties
+}
+
+// match is one occurrence of a rule in a text: bytes [start,end).
+type match struct {
+	rule       int
+	start, end int
+}
+
+func trigramHash(a, b, c byte) uint32 {
+	h := uint32(a)*0x9E3779B1 ^ uint32(b)*0x85EBCA77 ^ uint32(c)*0xC2B2AE3D
+	return (h ^ h>>15) & (1<<hashBits - 1)
+}
+
+// newMatcher compiles rules; rank gives each reason's precedence. It panics
+// on a phrase whose first fragment is shorter than three bytes, which a test
+// on the tables rules out.
+func newMatcher(rules []phraseRule, rank map[string]int) *matcher {
+	m := &matcher{}
+	for i, r := range rules {
+		p := r.phrase
+		c := compiledRule{reason: r.reason, rank: rank[r.reason], phrase: p, specificID: i}
+		if strings.HasPrefix(p, " ") {
+			c.leftWord = true
+		}
+		if strings.HasSuffix(p, " ") {
+			c.rightWord = true
+		}
+		for _, f := range strings.Split(strings.TrimSpace(p), " * ") {
+			c.frags = append(c.frags, f)
+		}
+		if len(c.frags[0]) < 3 {
+			panic("classify: phrase too short to index: " + p)
+		}
+		f := c.frags[0]
+		h := trigramHash(f[0], f[1], f[2])
+		m.buckets[h] = append(m.buckets[h], uint16(len(m.rules)))
+		m.rules = append(m.rules, c)
+	}
+	return m
+}
+
+func isWordByte(b byte) bool {
+	return b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b >= 'A' && b <= 'Z' || b >= 0x80
+}
+
+// find appends to dst every occurrence (the first per rule) of the
+// matcher's rules in text, which must be normalised.
+func (m *matcher) find(text string, dst []match) []match {
+	n := len(text)
+	for i := 0; i+3 <= n; i++ {
+		b := m.buckets[trigramHash(text[i], text[i+1], text[i+2])]
+		if len(b) == 0 {
+			continue
+		}
+	rules:
+		for _, ri := range b {
+			r := &m.rules[ri]
+			f := r.frags[0]
+			if !strings.HasPrefix(text[i:], f) {
+				continue
+			}
+			if r.leftWord && i > 0 && isWordByte(text[i-1]) {
+				continue
+			}
+			for _, prev := range dst {
+				if prev.rule == int(ri) {
+					continue rules
+				}
+			}
+			end := i + len(f)
+			for _, g := range r.frags[1:] {
+				lim := end + maxGap + len(g)
+				if lim > n {
+					lim = n
+				}
+				k := strings.Index(text[end:lim], g)
+				if k < 0 {
+					continue rules
+				}
+				end += k + len(g)
+			}
+			if r.rightWord && end < n && isWordByte(text[end]) {
+				continue
+			}
+			dst = append(dst, match{rule: int(ri), start: i, end: end})
+		}
+	}
+	return dst
+}
+
+// best returns the winning rule among matches, or -1: matches lying strictly
+// inside a longer match are dropped first (so "recipient address rejected:
+// access denied" hides its inner "access denied"), then the lowest rank
+// wins, then the earliest in the text.
+func (m *matcher) best(ms []match) int {
+	win := -1
+	for i, a := range ms {
+		inner := false
+		for j, b := range ms {
+			if i != j && b.start <= a.start && a.end <= b.end && b.end-b.start > a.end-a.start {
+				inner = true
+				break
+			}
+		}
+		if inner {
+			continue
+		}
+		if win < 0 {
+			win = i
+			continue
+		}
+		w := ms[win]
+		ra, rw := m.rules[a.rule].rank, m.rules[w.rule].rank
+		if ra < rw || ra == rw && a.start < w.start {
+			win = i
+		}
+	}
+	if win < 0 {
+		return -1
+	}
+	return ms[win].rule
+}
+
+// normalize lower-cases s and folds white space runs to one space, writing
+// into buf when it is large enough. Only the first maxScan bytes are kept.
+func normalize(s string, buf []byte) string {
+	if len(s) > maxScan {
+		s = s[:maxScan]
+		for len(s) > 0 && !utf8.ValidString(s[len(s)-1:]) && !utf8.RuneStart(s[len(s)-1]) {
+			s = s[:len(s)-1]
+		}
+	}
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			ascii = false
+			break
+		}
+	}
+	if !ascii {
+		s = strings.ToLower(s)
+	}
+	out := buf[:0]
+	space := true // drop leading space
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f':
+			if !space {
+				out = append(out, ' ')
+				space = true
+			}
+			continue
+		case c >= 'A' && c <= 'Z':
+			c += 'a' - 'A'
+		}
+		out = append(out, c)
+		space = false
+	}
+	if n := len(out); n > 0 && out[n-1] == ' ' {
+		out = out[:n-1]
+	}
+	return string(out)
+}
