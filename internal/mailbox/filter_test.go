@@ -1,0 +1,115 @@
+package mailbox
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"net/textproto"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestTriageHeader(t *testing.T) {
+	cases := []struct {
+		name   string
+		header string
+		want   bool
+	}{
+		{"dsn content type", "From: a@b.example\r\nContent-Type: multipart/report; report-type=delivery-status; boundary=x\r\n", true},
+		{"arf", "Content-Type: multipart/report; report-type=feedback-report;\r\n boundary=\"b\"\r\n", true},
+		{"exim failed recipients", "From: x@y.example\r\nX-Failed-Recipients: u@z.example\r\n", true},
+		{"exchange ndr", "X-MS-Exchange-Message-Is-Ndr: \r\n", true},
+		{"null return path", "Return-Path: <>\r\nSubject: hello\r\n", true},
+		{"auto submitted", "Auto-Submitted: auto-replied\r\n", true},
+		{"auto submitted no", "Auto-Submitted: no\r\nFrom: alice@example.com\r\nSubject: lunch\r\n", false},
+		{"mailer daemon", "From: MAILER-DAEMON@mx.example.org (Mail Delivery System)\r\n", true},
+		{"bare mailer daemon", "From: MAILER-DAEMON\r\n", true},
+		{"postmaster", "From: <postmaster@outlook.com>\r\n", true},
+		{"display name", "From: \"Mail Delivery Subsystem\" <noreply@google.com>\r\n", true},
+		{"subject english", "From: x@y.example\r\nSubject: Undeliverable: Spring sale\r\n", true},
+		{"subject german encoded", "From: x@y.example\r\nSubject: =?utf-8?q?Unzustellbar=3A_Hallo?=\r\n", true},
+		{"subject japanese iso-2022-jp", "From: x@y.example\r\nSubject: =?ISO-2022-JP?B?GyRCR1s/LklURz0bKEI=?=\r\n", true},
+		{"subject chinese", "From: x@y.example\r\nSubject: =?UTF-8?B?57O757uf6YCA5L+h?=\r\n", true},
+		{"subject russian", "Subject: =?UTF-8?B?0J3QtdC00L7RgdGC0LDQstC70LXQvdC90L7QtSDRgdC+0L7QsdGJ0LXQvdC40LU=?=\r\n", true},
+		{"ordinary", "From: Alice <alice@example.com>\r\nSubject: Meeting tomorrow\r\nContent-Type: text/plain; charset=utf-8\r\n", false},
+		{"ordinary multipart", "From: shop@example.com\r\nSubject: Your receipt\r\nContent-Type: multipart/alternative; boundary=b\r\n", false},
+		{"empty", "", false},
+		{"broken header", "this is : not\r\n a header\x00\r\n", true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := TriageHeader([]byte(c.header))
+			if got.Likely != c.want {
+				t.Fatalf("TriageHeader = %+v, want likely=%v", got, c.want)
+			}
+		})
+	}
+}
+
+// corpusDir returns ../shared/corpus relative to the module root.
+func corpusDir(t testing.TB) string {
+	t.Helper()
+	dir, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "corpus"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "expected.jsonl")); err != nil {
+		t.Skipf("corpus not found at %s: %v", dir, err)
+	}
+	return dir
+}
+
+// headerOf returns the header block of a message file, with the fields the
+// sync fetches, as BODY.PEEK[HEADER.FIELDS (...)] would return it.
+func headerOf(t testing.TB, raw []byte) []byte {
+	t.Helper()
+	raw = bytes.ReplaceAll(raw, []byte("\r\n"), []byte("\n"))
+	tr := textproto.NewReader(bufio.NewReader(bytes.NewReader(raw)))
+	mh, err := tr.ReadMIMEHeader()
+	if err != nil && len(mh) == 0 {
+		return raw
+	}
+	var b bytes.Buffer
+	for _, f := range triageFields {
+		for _, v := range mh.Values(f) {
+			b.WriteString(f + ": " + v + "\r\n")
+		}
+	}
+	b.WriteString("\r\n")
+	return b.Bytes()
+}
+
+// TestTriageCorpus checks that header triage flags every bounce of the
+// corpus: a miss here is a bounce the sync would never fetch.
+func TestTriageCorpus(t *testing.T) {
+	dir := corpusDir(t)
+	f, err := os.ReadFile(filepath.Join(dir, "expected.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reasons := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(f)), "\n") {
+		var row struct{ File, Reason string }
+		if err := json.Unmarshal([]byte(line), &row); err != nil {
+			t.Fatal(err)
+		}
+		reasons[row.File] = row.Reason
+	}
+	missed := 0
+	for file, reason := range reasons {
+		if reason == "not-a-bounce" {
+			continue
+		}
+		raw, err := os.ReadFile(filepath.Join(dir, "emails", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !TriageHeader(headerOf(t, raw)).Likely {
+			missed++
+			t.Errorf("%s (%s): not flagged as a likely bounce", file, reason)
+		}
+	}
+	t.Logf("%d corpus messages, %d missed", len(reasons), missed)
+}

@@ -1,0 +1,48 @@
+package mailbox
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// xoauth2Client is a go-sasl Client for the XOAUTH2 mechanism documented by
+// Google ("OAuth 2.0 Mechanism", developers.google.com/gmail/imap/xoauth2-protocol)
+// and Microsoft ("Authenticate an IMAP, POP or SMTP connection using OAuth").
+// go-sasl ships OAUTHBEARER (RFC 7628) but not this older mechanism.
+//
+// The initial response is "user=" user ^A "auth=Bearer " token ^A ^A. On
+// failure the server sends a base64 JSON challenge describing the error; the
+// client must answer with an empty response, after which the server sends
+// the tagged NO.
+type xoauth2Client struct {
+	username string
+	token    string
+	failed   bool
+}
+
+// xoauth2Error is the JSON error a server sends as an XOAUTH2 challenge.
+type xoauth2Error struct {
+	Status  string `json:"status"`
+	Schemes string `json:"schemes"`
+	Scope   string `json:"scope"`
+}
+
+func (e *xoauth2Error) Error() string {
+	return fmt.Sprintf("mailbox: XOAUTH2 refused (status %s)", e.Status)
+}
+
+func (c *xoauth2Client) Start() (string, []byte, error) {
+	return MechXOAuth2, []byte("user=" + c.username + "\x01auth=Bearer " + c.token + "\x01\x01"), nil
+}
+
+func (c *xoauth2Client) Next(challenge []byte) ([]byte, error) {
+	if c.failed {
+		return nil, fmt.Errorf("mailbox: XOAUTH2: unexpected second challenge")
+	}
+	// The only challenge in XOAUTH2 is the error report: acknowledge it with
+	// an empty response so the server ends the exchange with NO.
+	c.failed = true
+	var e xoauth2Error
+	_ = json.Unmarshal(challenge, &e)
+	return []byte{}, nil
+}
