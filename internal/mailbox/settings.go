@@ -70,10 +70,10 @@ const (
 // beside the sealed Credentials. They hold no secret.
 type Settings struct {
 	Host     string   `json:"host"`
-	Port     int      `json:"port"`                // 0 means 993 (tls) or 143 (starttls, none)
-	TLS      TLSMode  `json:"tls"`                 // "" means TLSImplicit
-	Username string   `json:"username"`            // IMAP user (and the OAuth2 user)
-	Auth     AuthKind `json:"auth"`                // "" means AuthPassword
+	Port     int      `json:"port"`     // 0 means 993 (tls) or 143 (starttls, none)
+	TLS      TLSMode  `json:"tls"`      // "" means TLSImplicit
+	Username string   `json:"username"` // IMAP user (and the OAuth2 user)
+	Auth     AuthKind `json:"auth"`     // "" means AuthPassword
 	// Mechanism forces one mechanism; "" picks LOGIN for passwords (PLAIN
 	// when the server sets LOGINDISABLED) and OAUTHBEARER or XOAUTH2 for
 	// OAuth2, whichever the server advertises (XOAUTH2 preferred, as Gmail
@@ -246,7 +246,9 @@ func (s *Settings) SyncInterval() time.Duration {
 	return time.Duration(s.SyncIntervalSeconds) * time.Second
 }
 
-func isIPv6Literal(h string) bool { return strings.Count(h, ":") >= 2 && !strings.ContainsAny(h, " /@[]") }
+func isIPv6Literal(h string) bool {
+	return strings.Count(h, ":") >= 2 && !strings.ContainsAny(h, " /@[]")
+}
 
 // isAtom reports whether s is a safe IMAP flag keyword (RFC 9051 §9, flag-keyword).
 func isAtom(s string) bool {
