@@ -1,0 +1,520 @@
+package dsn
+
+import (
+	"strings"
+)
+
+// This file holds the shared machinery of the free-text (non RFC 3464)
+// bounce recognisers. Each format family lives in its own text_<family>.go
+// file and describes itself as data (a textFormat): the markers that
+// identify it, where its error section starts and ends, how it lists
+// recipients and which of its fixed sentences imply a reason. The engine
+// walks the error section line by line, opens a recipient at each recipient
+// line and appends the following lines to that recipient's diagnostic, then
+// reads the reply code and enhanced status code out of the diagnostic.
+//
+// Detection is by cheap substring tests on the lower-cased From and Subject
+// and on the first lines of the body; no regular expression runs here.
+
+// textHeader is the read access the recognisers need to the bounce's
+// top-level header (net/textproto.MIMEHeader, net/mail.Header and
+// go-message's textproto.Header all satisfy it). Values are expected
+// decoded (RFC 2047) where the caller can.
+type textHeader interface {
+	Get(key string) string
+}
+
+// headerMark is a marker in a named header field: the lower-cased value
+// contains has.
+type headerMark struct {
+	name string
+	has  string
+}
+
+// phraseHint maps a fixed sentence of a format (lower case) to the reason
+// the format itself means by it. It becomes Result.Hint; classify uses it
+// when the status, reply code and diagnostic say nothing more specific.
+type phraseHint struct {
+	phrase string
+	reason string
+}
+
+// rcptRule says how a format lists failed recipients inside its error
+// section. A line may match several ways; they are tried in field order.
+type rcptRule struct {
+	// angle: the line starts with "<addr>" optionally followed by ":" and
+	// a diagnostic ("<user@example.com>:" in qmail, Yahoo, Postfix).
+	angle bool
+	// indent > 0: the line is indented by exactly indent spaces and its
+	// first word is an address ("  user@example.com" in Exim).
+	indent int
+	// bare: the trimmed line is only an address (with or without <>).
+	bare bool
+	// prefixes: the trimmed line starts with one of these (case-insensitive);
+	// the first address after it is the recipient and the rest of the line
+	// starts the diagnostic.
+	prefixes []string
+	// contains: the line contains one of these phrases; the first address
+	// in the line is the recipient.
+	contains []string
+	// keepLine: the whole recipient line is part of the diagnostic (used
+	// where the address sits inside the error sentence).
+	keepLine bool
+}
+
+// textFormat describes one free-text bounce format as data.
+type textFormat struct {
+	name string
+
+	// Detection. A format is tried when any header marker matches; with
+	// needBody set, one of bodyHas must also appear in the body. A format
+	// without header markers is tried when one of bodyHas appears.
+	fromHas    []string // lower-case substrings of From
+	subjectHas []string // lower-case substrings of Subject
+	headerHas  []headerMark
+	bodyHas    []string // exact substrings of the body
+	needBody   bool
+
+	// Layout. The error section starts after the first line containing
+	// one of start (at the body start when start is empty) and ends at the
+	// first line starting (after leading blanks) with one of stop: the
+	// boundary of the returned original.
+	start []string
+	stop  []string
+	rcpt  rcptRule
+	// fallbackRcpt: when no recipient line is found, take the recipients
+	// from X-Failed-Recipients (or the given header) and the whole error
+	// section as their diagnostic.
+	fallbackRcpt bool
+	// skip: lines containing one of these are not diagnostic text.
+	skip []string
+
+	// Meaning.
+	hints   []phraseHint // fixed sentences → reason
+	soft    bool         // the format reports a temporary failure (default permanent)
+	delayed []string     // phrases marking the message as a delay notice (kind delayed)
+
+	// parse replaces the line walk for formats that need it; it returns
+	// the recipients with Recipient and Diagnostic (and optionally Status,
+	// ReplyCode, RemoteMTA, Hint) set; the engine completes the rest.
+	parse func(f *textFormat, h textHeader, section string) []Result
+}
+
+// textFormats is the registry of free-text formats, most specific first.
+// Each text_<family>.go file adds its formats in init via registerText.
+var textFormats []*textFormat
+
+// textFormatOrder fixes the order in which families are tried regardless
+// of file initialisation order: lower first. Families not listed run last.
+var textFormatOrder = map[string]int{}
+
+// registerText adds formats to the registry, keeping it sorted by priority.
+func registerText(prio int, fs ...*textFormat) {
+	for _, f := range fs {
+		textFormatOrder[f.name] = prio
+		textFormats = append(textFormats, f)
+	}
+	// insertion sort: the registry is small and built once.
+	for i := 1; i < len(textFormats); i++ {
+		for j := i; j > 0 && textFormatOrder[textFormats[j].name] < textFormatOrder[textFormats[j-1].name]; j-- {
+			textFormats[j], textFormats[j-1] = textFormats[j-1], textFormats[j]
+		}
+	}
+}
+
+// decodeText runs the free-text recognisers over a bounce whose top-level
+// header is h and whose notification text (decoded to UTF-8, the text
+// parts before any returned message) is body. It returns one Result per
+// failed recipient, with Format set, or nil when no format recognises the
+// message. Kind is KindBounce or KindDelayed.
+func decodeText(h textHeader, body string) []Result {
+	from := strings.ToLower(h.Get("From"))
+	subj := strings.ToLower(h.Get("Subject"))
+	head := body
+	if len(head) > 4096 {
+		head = head[:4096]
+	}
+	var tried [128]bool
+	// Pass 1: formats whose header markers match.
+	for i, f := range textFormats {
+		if !f.headerMatch(h, from, subj) {
+			continue
+		}
+		if i < len(tried) {
+			tried[i] = true
+		}
+		if f.needBody && !containsAny(head, f.bodyHas) {
+			continue
+		}
+		if rs := f.run(h, body); len(rs) > 0 {
+			return rs
+		}
+	}
+	// Pass 2: formats recognisable from the body alone.
+	for i, f := range textFormats {
+		if (i < len(tried) && tried[i]) || len(f.bodyHas) == 0 {
+			continue
+		}
+		if !containsAny(head, f.bodyHas) {
+			continue
+		}
+		if rs := f.run(h, body); len(rs) > 0 {
+			return rs
+		}
+	}
+	return nil
+}
+
+// headerMatch reports whether one of f's header markers matches.
+func (f *textFormat) headerMatch(h textHeader, from, subj string) bool {
+	for _, s := range f.fromHas {
+		if strings.Contains(from, s) {
+			return true
+		}
+	}
+	for _, s := range f.subjectHas {
+		if strings.Contains(subj, s) {
+			return true
+		}
+	}
+	for _, m := range f.headerHas {
+		v := h.Get(m.name)
+		if v == "" {
+			continue
+		}
+		if m.has == "" || strings.Contains(strings.ToLower(v), m.has) {
+			return true
+		}
+	}
+	return false
+}
+
+// run extracts the error section and decodes it.
+func (f *textFormat) run(h textHeader, body string) []Result {
+	section, ok := f.section(body)
+	if !ok {
+		return nil
+	}
+	var rs []Result
+	if f.parse != nil {
+		rs = f.parse(f, h, section)
+	} else {
+		rs = f.walk(section)
+	}
+	if len(rs) == 0 && f.fallbackRcpt {
+		rs = fallbackRecipients(h, section)
+	}
+	if len(rs) == 0 {
+		return nil
+	}
+	delayed := containsAny(section, f.delayed)
+	for i := range rs {
+		f.finish(&rs[i], delayed)
+	}
+	return rs
+}
+
+// section returns the error section of body: after the start marker line,
+// up to the stop boundary.
+func (f *textFormat) section(body string) (string, bool) {
+	s := body
+	if len(f.start) > 0 {
+		at := -1
+		for _, m := range f.start {
+			if i := strings.Index(s, m); i >= 0 && (at < 0 || i < at) {
+				at = i
+			}
+		}
+		if at < 0 {
+			return "", false
+		}
+		s = s[at:]
+		// keep the start line itself: some formats put the recipient on it.
+	}
+	if len(f.stop) > 0 {
+		s = cutAtBoundary(s, f.stop)
+	}
+	return s, true
+}
+
+// cutAtBoundary cuts s at the first line that starts (after blanks) with
+// one of the boundary markers.
+func cutAtBoundary(s string, stop []string) string {
+	off := 0
+	for off < len(s) {
+		end := strings.IndexByte(s[off:], '\n')
+		line := s[off:]
+		if end >= 0 {
+			line = s[off : off+end]
+		}
+		t := strings.TrimLeft(line, " \t>-=")
+		for _, m := range stop {
+			if strings.HasPrefix(t, m) {
+				return s[:off]
+			}
+		}
+		if end < 0 {
+			break
+		}
+		off += end + 1
+	}
+	return s
+}
+
+// walk is the default line walk over an error section.
+func (f *textFormat) walk(section string) []Result {
+	var rs []Result
+	var diag []string
+	flush := func() {
+		if len(rs) > 0 {
+			rs[len(rs)-1].Diagnostic = joinDiag(rs[len(rs)-1].Diagnostic, diag)
+		}
+		diag = diag[:0]
+	}
+	forLines(section, func(line string) bool {
+		t := strings.TrimSpace(line)
+		if t == "" {
+			return true
+		}
+		if addr, rest, ok := f.rcpt.match(line, t); ok {
+			flush()
+			r := Result{Recipient: addr}
+			if f.rcpt.keepLine {
+				r.Diagnostic = t
+			} else {
+				r.Diagnostic = strings.TrimSpace(strings.TrimLeft(rest, ":.,; "))
+			}
+			rs = append(rs, r)
+			return true
+		}
+		if len(rs) == 0 || containsAny(t, f.skip) {
+			return true
+		}
+		diag = append(diag, t)
+		return true
+	})
+	flush()
+	return dedupe(rs)
+}
+
+// match reports whether line (t is its trimmed form) is a recipient line,
+// returning the address and the remainder of the line.
+func (r *rcptRule) match(line, t string) (addr, rest string, ok bool) {
+	if r.angle && len(t) > 3 && t[0] == '<' {
+		if end := strings.IndexByte(t, '>'); end > 0 {
+			if a := cleanAddr(t[1:end]); a != "" {
+				return a, t[end+1:], true
+			}
+		}
+	}
+	if r.indent > 0 && len(line) > r.indent && strings.Count(line[:r.indent], " ") == r.indent && line[r.indent] != ' ' && line[r.indent] != '\t' {
+		w, rest, _ := strings.Cut(t, " ")
+		if a := cleanAddr(strings.TrimRight(w, ":,;")); a != "" {
+			// "user@example.com <other@example.net>: ..." names the
+			// address actually refused in angle brackets.
+			if strings.HasPrefix(rest, "<") {
+				if e := strings.IndexByte(rest, '>'); e > 0 {
+					if b := cleanAddr(rest[1:e]); b != "" {
+						return b, rest[e+1:], true
+					}
+				}
+			}
+			return a, rest, true
+		}
+	}
+	if r.bare && strings.IndexByte(t, ' ') < 0 {
+		if a := cleanAddr(strings.TrimRight(t, ":,;.")); a != "" {
+			return a, "", true
+		}
+	}
+	for _, p := range r.prefixes {
+		if len(t) >= len(p) && strings.EqualFold(t[:len(p)], p) {
+			a, rest := firstAddr(t[len(p):])
+			if a != "" {
+				return a, rest, true
+			}
+		}
+	}
+	for _, p := range r.contains {
+		if strings.Contains(t, p) {
+			a, rest := firstAddr(t)
+			if a != "" {
+				return a, rest, true
+			}
+		}
+	}
+	return "", "", false
+}
+
+// finish completes a Result from its diagnostic: codes, hint, kind, format.
+func (f *textFormat) finish(r *Result, delayed bool) {
+	r.Format = f.name
+	r.Diagnostic = squeezeSpaces(r.Diagnostic)
+	st, rc := diagCodes(r.Diagnostic)
+	if r.Status == "" {
+		r.Status = st
+	}
+	if r.ReplyCode == "" {
+		r.ReplyCode = rc
+	}
+	if r.Hint == "" {
+		r.Hint = hintFor(r.Diagnostic, f.hints)
+	}
+	if r.RemoteMTA == "" {
+		r.RemoteMTA = remoteHostIn(r.Diagnostic)
+	}
+	r.DiagnosticType = "smtp"
+	r.Kind = KindBounce
+	r.Action = "failed"
+	if delayed {
+		r.Kind = KindDelayed
+		r.Action = "delayed"
+	}
+	if r.Status == "" {
+		// The format states the class of the failure even where the
+		// text carries no code: X.0.0 is RFC 3463's "other undefined
+		// status" of that class.
+		switch {
+		case r.ReplyCode != "" && (r.ReplyCode[0] == '4' || r.ReplyCode[0] == '5'):
+			r.Status = r.ReplyCode[:1] + ".0.0"
+		case f.soft || delayed:
+			r.Status = "4.0.0"
+		default:
+			r.Status = "5.0.0"
+		}
+	}
+}
+
+// fallbackRecipients builds one Result per address in X-Failed-Recipients
+// with the whole section as diagnostic.
+func fallbackRecipients(h textHeader, section string) []Result {
+	v := h.Get("X-Failed-Recipients")
+	if v == "" {
+		return nil
+	}
+	var rs []Result
+	diag := squeezeSpaces(section)
+	for _, p := range strings.Split(v, ",") {
+		if a := cleanAddr(strings.TrimSpace(p)); a != "" {
+			rs = append(rs, Result{Recipient: a, Diagnostic: diag})
+		}
+	}
+	return dedupe(rs)
+}
+
+// hintFor returns the reason of the first hint phrase found in diag
+// (case-insensitive), or "".
+func hintFor(diag string, hints []phraseHint) string {
+	if len(hints) == 0 || diag == "" {
+		return ""
+	}
+	low := strings.ToLower(diag)
+	for _, h := range hints {
+		if strings.Contains(low, h.phrase) {
+			return h.reason
+		}
+	}
+	return ""
+}
+
+// forLines calls fn for each line of s (without the line end, CR removed)
+// until fn returns false.
+func forLines(s string, fn func(line string) bool) {
+	for len(s) > 0 {
+		i := strings.IndexByte(s, '\n')
+		var line string
+		if i < 0 {
+			line, s = s, ""
+		} else {
+			line, s = s[:i], s[i+1:]
+		}
+		line = strings.TrimSuffix(line, "\r")
+		if !fn(line) {
+			return
+		}
+	}
+}
+
+// containsAny reports whether s contains one of subs.
+func containsAny(s string, subs []string) bool {
+	for _, x := range subs {
+		if strings.Contains(s, x) {
+			return true
+		}
+	}
+	return false
+}
+
+// joinDiag appends lines to a diagnostic, space separated.
+func joinDiag(first string, lines []string) string {
+	if len(lines) == 0 {
+		return first
+	}
+	n := len(first)
+	for _, l := range lines {
+		n += len(l) + 1
+	}
+	var b strings.Builder
+	b.Grow(n)
+	b.WriteString(first)
+	for _, l := range lines {
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(l)
+	}
+	return b.String()
+}
+
+// squeezeSpaces trims s and collapses runs of white space to one space.
+func squeezeSpaces(s string) string {
+	s = strings.TrimSpace(s)
+	clean := true
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '\t' || c == '\r' || c == '\n' || (c == ' ' && i+1 < len(s) && s[i+1] == ' ') {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	space := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == ' ' || c == '\t' || c == '\r' || c == '\n' {
+			space = true
+			continue
+		}
+		if space && b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		space = false
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// dedupe drops repeated recipients, merging nothing: the first wins.
+func dedupe(rs []Result) []Result {
+	if len(rs) < 2 {
+		return rs
+	}
+	out := rs[:0]
+	for _, r := range rs {
+		dup := false
+		for _, o := range out {
+			if o.Recipient == r.Recipient {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			out = append(out, r)
+		}
+	}
+	return out
+}

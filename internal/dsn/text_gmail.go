@@ -1,0 +1,57 @@
+package dsn
+
+// Gmail's own (pre-2016) text notifications, still sent by some Google
+// paths: From "Mail Delivery Subsystem <mailer-daemon@googlemail.com>",
+// "Delivery to the following recipient failed permanently:" (or "has been
+// delayed:"), the address indented on the next line, "Technical details of
+// permanent failure:" and Google's sentence, then the remote server's
+// reply, the original after "----- Original message -----".
+// Google Groups' refusal ("the group you tried to contact may not exist, or
+// you may not have permission to post") comes from the same sender in the
+// poster's language and names the group only in X-Failed-Recipients.
+
+var gmailHints = []phraseHint{
+	{"the email account that you tried to reach does not exist", "userunknown"},
+	{"the email account that you tried to reach is over quota", "mailboxfull"},
+	{"the email account that you tried to reach is disabled", "suspend"},
+	{"dns error: domain name not found", "hostunknown"},
+	{"dns error: dns server returned answer with no data", "hostunknown"},
+	{"dns error: could not contact dns servers", "networkerror"},
+	{"the recipient server did not accept our requests to connect", "expired"},
+	{"delivery to the following recipient has been delayed", "expired"},
+	{"message rejected due to local policy", "policyviolation"},
+	{"mail loop", "systemerror"},
+	{"too many hops", "systemerror"},
+}
+
+var googleGroupsFormat = &textFormat{
+	name:     "googlegroups",
+	fromHas:  []string{"@googlemail.com", "@google.com"},
+	bodyHas:  []string{"Google Groups", "groups.google.com", "Google グループ", "Google-Gruppen", "Google Grupos", "Grupos de Google", "Google 网上论坛"},
+	needBody: true,
+	stop:     []string{"----- Original message -----"},
+	// no recipient line: the group is named in X-Failed-Recipients.
+	rcpt:         rcptRule{},
+	fallbackRcpt: true,
+	hints:        []phraseHint{{"", "rejected"}},
+}
+
+var gmailFormat = &textFormat{
+	name:     "gmail",
+	fromHas:  []string{"@googlemail.com", "@gmail.com"},
+	bodyHas:  []string{"Delivery to the following recipient", "Delivery to these recipients or groups"},
+	needBody: true,
+	start: []string{
+		"Delivery to the following recipient failed permanently",
+		"Delivery to the following recipients failed permanently",
+		"Delivery to the following recipient has been delayed",
+		"Delivery to the following recipient failed",
+	},
+	stop:    []string{"----- Original message -----", "----- Message header follows -----"},
+	rcpt:    rcptRule{bare: true},
+	skip:    []string{"Technical details of "},
+	hints:   gmailHints,
+	delayed: []string{"has been delayed"},
+}
+
+func init() { registerText(10, googleGroupsFormat, gmailFormat) }
