@@ -1,0 +1,53 @@
+package dsn
+
+import "strings"
+
+// RFC 3834 automatic responses: Auto-Submitted: auto-replied (§5.1), the
+// de-facto X-Autoreply / X-Autorespond / Precedence: auto_reply headers, and
+// vacation subjects in several languages. The recipient is the person who
+// answered (From). Bounces from mailer daemons also carry Auto-Submitted, so
+// this recogniser runs after every bounce format.
+
+// autoReplySubjects are subject prefixes and phrases of vacation replies
+// (lower case).
+var autoReplySubjects = []string{
+	"automatic reply", "auto reply", "auto-reply", "autoreply", "auto response", "auto-response",
+	"autoresponse", "out of office", "out of the office", "vacation", "on leave", "away from",
+	"réponse automatique", "reponse automatique", "absence", "abwesenheit", "automatische antwort",
+	"respuesta automática", "respuesta automatica", "fuera de la oficina", "risposta automatica",
+	"resposta automática", "resposta automatica", "ausência", "automatisch antwoord", "afwezig",
+	"autosvar", "automaattinen vastaus", "odpowiedź automatyczna", "автоответ", "автоматический ответ",
+	"自動応答", "自動返信", "不在", "자동 응답", "自动回复", "自動回覆",
+}
+
+func init() {
+	register(Recogniser{
+		Name:   "rfc3834",
+		Order:  970,
+		Detect: isAutoReply,
+		Parse: func(m *message) ([]Result, error) {
+			return []Result{{Kind: KindAutoReply, Recipient: cleanAddress(m.from), Diagnostic: m.subject, Hint: "vacation"}}, nil
+		},
+	})
+}
+
+// isAutoReply applies the RFC 3834 and vacation markers.
+func isAutoReply(m *message) bool {
+	as := lowerASCII(m.hdr.get("auto-submitted"))
+	if strings.HasPrefix(as, "auto-replied") {
+		return true
+	}
+	if m.hdr.has("x-autoreply") || m.hdr.has("x-autorespond") || m.hdr.has("x-autoresponder") ||
+		m.hdr.has("x-autoreply-from") || m.hdr.has("x-mail-autoreply") {
+		return true
+	}
+	prec := lowerASCII(strings.TrimSpace(m.hdr.get("precedence")))
+	if prec == "auto_reply" || prec == "auto-reply" {
+		return true
+	}
+	if strings.HasPrefix(as, "auto-generated") || prec == "bulk" || prec == "list" || prec == "junk" {
+		// Notifications and list mail: only an explicit vacation subject counts.
+		return hasAnyOf(m.subjectL, autoReplySubjects[:8])
+	}
+	return hasAnyOf(m.subjectL, autoReplySubjects)
+}

@@ -1,0 +1,391 @@
+package dsn
+
+import (
+	"strings"
+)
+
+// finish fills what every format shares: clean recipients, status and reply
+// code found in the diagnostic, remote MTA and provider, the original.
+func finish(m *message, res []Result, format string) {
+	orig := m.originalOf()
+	for i := range res {
+		r := &res[i]
+		if r.Format == "" {
+			r.Format = format
+		}
+		r.Recipient = cleanAddress(r.Recipient)
+		r.OriginalRecipient = cleanAddress(r.OriginalRecipient)
+		r.Diagnostic = collapseSpace(r.Diagnostic)
+		switch r.Kind {
+		case KindBounce, KindDelayed, KindDelivered:
+			fillCodes(r)
+			if r.RemoteMTA == "" {
+				r.RemoteMTA = hostInText(r.Diagnostic)
+			}
+			r.Provider = providerOf(r)
+		case KindComplaint, KindAutoReply:
+			r.Provider = providerOf(r)
+		}
+		if r.Original.MessageID == "" && r.Original.From == "" && r.Original.To == "" && r.Original.XHeaders == nil {
+			r.Original = orig
+		}
+	}
+}
+
+// fillCodes completes Status and ReplyCode from the diagnostic text: a
+// missing or generic (X.0.0) status is replaced by a more specific code of
+// the same class found in the text (RFC 3463 §3.1); a missing reply code is
+// read from the text (RFC 5321 §4.2).
+func fillCodes(r *Result) {
+	r.Status = cleanStatus(r.Status)
+	if st := findStatus(r.Diagnostic); st != "" {
+		switch {
+		case r.Status == "":
+			r.Status = st
+		case isGenericStatus(r.Status) && st[0] == r.Status[0] && !isGenericStatus(st):
+			r.Status = st
+		}
+	}
+	if r.ReplyCode == "" {
+		r.ReplyCode = findReplyCode(r.Diagnostic)
+	}
+	if r.Status == "" && r.ReplyCode != "" && r.Kind == KindDelivered && r.ReplyCode[0] == '2' {
+		r.Status = "2.0.0"
+	}
+}
+
+// isGenericStatus reports an X.0.0 status, which says only the class.
+func isGenericStatus(s string) bool {
+	return len(s) == 5 && s[1:] == ".0.0"
+}
+
+// cleanStatus returns the enhanced status code at the start of s ("5.1.1
+// (user unknown)" gives "5.1.1"), or "" when s carries none.
+func cleanStatus(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return ""
+	}
+	return findStatus(s)
+}
+
+// findStatus returns the first RFC 3463 enhanced status code (class 2, 4 or
+// 5, subject and detail of 1-3 digits) in s, or "".
+func findStatus(s string) string {
+	for i := 0; i+4 < len(s); i++ {
+		c := s[i]
+		if c != '2' && c != '4' && c != '5' {
+			continue
+		}
+		if s[i+1] != '.' {
+			continue
+		}
+		if i > 0 && (isDig(s[i-1]) || s[i-1] == '.') {
+			continue
+		}
+		j := i + 2
+		n := 0
+		for j < len(s) && isDig(s[j]) && n < 4 {
+			j++
+			n++
+		}
+		if n == 0 || n > 3 || j >= len(s) || s[j] != '.' {
+			continue
+		}
+		j++
+		k := 0
+		for j < len(s) && isDig(s[j]) && k < 4 {
+			j++
+			k++
+		}
+		if k == 0 || k > 3 {
+			continue
+		}
+		if j < len(s) && (isDig(s[j]) || s[j] == '.' && j+1 < len(s) && isDig(s[j+1])) {
+			continue
+		}
+		return s[i:j]
+	}
+	return ""
+}
+
+// findReplyCode returns the first SMTP reply code (RFC 5321 §4.2: [245][0-5][0-9])
+// that stands as its own token followed by a space, a hyphen or the end, or "".
+func findReplyCode(s string) string {
+	for i := 0; i+2 < len(s); i++ {
+		c := s[i]
+		if c != '2' && c != '4' && c != '5' {
+			continue
+		}
+		if i > 0 {
+			p := s[i-1]
+			if isDig(p) || isLetter(p) || p == '.' || p == '-' || p == '#' || p == '/' || p == ':' && i > 1 && isDig(s[i-2]) || p == '+' || p == '=' || p == '_' {
+				continue
+			}
+		}
+		if s[i+1] < '0' || s[i+1] > '5' || !isDig(s[i+2]) {
+			continue
+		}
+		if i+3 < len(s) {
+			n := s[i+3]
+			if n != ' ' && n != '-' && n != '\t' && n != ',' && n != ')' && n != ']' && n != '"' {
+				continue
+			}
+			if n == '-' && i+4 < len(s) && isDig(s[i+4]) {
+				continue
+			}
+		}
+		return s[i : i+3]
+	}
+	return ""
+}
+
+func isDig(c byte) bool    { return c >= '0' && c <= '9' }
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// collapseSpace joins lines and runs of white space into single spaces.
+func collapseSpace(s string) string {
+	need := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '\n' || c == '\t' || c == '\r' || c == ' ' && i+1 < len(s) && s[i+1] == ' ' {
+			need = true
+			break
+		}
+	}
+	if !need {
+		return strings.TrimSpace(s)
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	space := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == ' ' || c == '\n' || c == '\t' || c == '\r' {
+			space = b.Len() > 0
+			continue
+		}
+		if space {
+			b.WriteByte(' ')
+			space = false
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// cleanAddress strips what surrounds an address ("rfc822;", angle brackets,
+// quotes, trailing punctuation) and lower-cases its domain. It returns "" for
+// a value without an "@".
+func cleanAddress(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return ""
+	}
+	if semi := strings.IndexByte(s, ';'); semi >= 0 && semi < 12 && !strings.Contains(s[:semi], "@") {
+		s = strings.TrimSpace(s[semi+1:])
+	}
+	if lt := strings.IndexByte(s, '<'); lt >= 0 {
+		if gt := strings.IndexByte(s[lt:], '>'); gt > 0 {
+			inner := s[lt+1 : lt+gt]
+			if strings.Contains(inner, "@") {
+				s = inner
+			}
+		}
+	}
+	s = strings.Trim(s, " \t<>\"'`()[]{},;:.")
+	if sp := strings.IndexAny(s, " \t"); sp >= 0 {
+		// "addr (comment)" or "addr said": keep the token holding "@".
+		for _, tok := range strings.Fields(s) {
+			if strings.Contains(tok, "@") {
+				s = strings.Trim(tok, " \t<>\"'`()[]{},;:.")
+				break
+			}
+		}
+	}
+	s = strings.TrimPrefix(s, "mailto:")
+	at := strings.LastIndexByte(s, '@')
+	if at <= 0 || at == len(s)-1 {
+		return ""
+	}
+	return s[:at+1] + lowerASCII(s[at+1:])
+}
+
+// hostInText returns the remote host named in a diagnostic ("host
+// mx.example.com[192.0.2.1] said:", "remote host 192.0.2.1 said",
+// "mx.example.com [192.0.2.1]: 550 ..."), or "".
+func hostInText(s string) string {
+	l := lowerASCII(s)
+	for _, mk := range []string{"host ", "from ", "by "} {
+		off := 0
+		for {
+			i := strings.Index(l[off:], mk)
+			if i < 0 {
+				break
+			}
+			i += off + len(mk)
+			off = i
+			j := i
+			for j < len(l) && isHostChar(l[j]) {
+				j++
+			}
+			h := strings.Trim(l[i:j], ".-")
+			if strings.Count(h, ".") >= 1 && hasLetter(h) && !strings.Contains(h, "@") {
+				return h
+			}
+		}
+	}
+	return ""
+}
+
+func isHostChar(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '.' || c == '-' || c == '_'
+}
+
+func hasLetter(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 'a' && s[i] <= 'z' {
+			return true
+		}
+	}
+	return false
+}
+
+// providerDomains maps domain suffixes to the provider operating them.
+// Sources: the MX records and published postmaster pages of each provider.
+var providerDomains = []struct {
+	suffix   string
+	provider Provider
+}{
+	{"google.com", ProviderGoogle}, {"gmail.com", ProviderGoogle}, {"googlemail.com", ProviderGoogle},
+	{"outlook.com", ProviderMicrosoft}, {"hotmail.com", ProviderMicrosoft}, {"live.com", ProviderMicrosoft},
+	{"msn.com", ProviderMicrosoft}, {"protection.outlook.com", ProviderMicrosoft}, {"office365.com", ProviderMicrosoft},
+	{"microsoft.com", ProviderMicrosoft}, {"hotmail.co.uk", ProviderMicrosoft}, {"hotmail.fr", ProviderMicrosoft},
+	{"live.jp", ProviderMicrosoft}, {"outlook.jp", ProviderMicrosoft},
+	{"yahoo.com", ProviderYahoo}, {"yahoo.co.jp", ProviderYahoo}, {"yahoodns.net", ProviderYahoo}, {"aol.com", ProviderYahoo},
+	{"ymail.com", ProviderYahoo}, {"rocketmail.com", ProviderYahoo}, {"yahoo.co.uk", ProviderYahoo}, {"yahoo.fr", ProviderYahoo},
+	{"icloud.com", ProviderApple}, {"me.com", ProviderApple}, {"mac.com", ProviderApple}, {"apple.com", ProviderApple},
+}
+
+// providerOfHost returns the provider operating host (a domain or host
+// name), or "".
+func providerOfHost(h string) Provider {
+	h = strings.TrimSuffix(lowerASCII(strings.TrimSpace(h)), ".")
+	if h == "" {
+		return ""
+	}
+	for _, d := range providerDomains {
+		if strings.HasSuffix(h, d.suffix) && (len(h) == len(d.suffix) || h[len(h)-len(d.suffix)-1] == '.') {
+			return d.provider
+		}
+	}
+	if strings.HasPrefix(h, "yahoo.") || strings.Contains(h, ".yahoo.") || strings.HasPrefix(h, "hotmail.") {
+		if strings.Contains(h, "yahoo") {
+			return ProviderYahoo
+		}
+		return ProviderMicrosoft
+	}
+	return ""
+}
+
+// providerOf tells the receiving side's operator from the Remote-MTA, the
+// host names in the diagnostic and the recipient's domain, in that order.
+func providerOf(r *Result) Provider {
+	if p := providerOfHost(r.RemoteMTA); p != "" {
+		return p
+	}
+	if r.Diagnostic != "" {
+		d := lowerASCII(r.Diagnostic)
+		if strings.Contains(d, "gsmtp") || strings.Contains(d, "support.google.com") {
+			return ProviderGoogle
+		}
+		for i := 0; i < len(d); {
+			for i < len(d) && !isHostChar(d[i]) {
+				i++
+			}
+			j := i
+			for j < len(d) && isHostChar(d[j]) {
+				j++
+			}
+			if j > i && strings.IndexByte(d[i:j], '.') > 0 && (i == 0 || d[i-1] != '@') {
+				if p := providerOfHost(d[i:j]); p != "" {
+					return p
+				}
+			}
+			i = j
+		}
+	}
+	if at := strings.LastIndexByte(r.Recipient, '@'); at >= 0 {
+		if p := providerOfHost(r.Recipient[at+1:]); p != "" {
+			return p
+		}
+	}
+	return ProviderOther
+}
+
+// originalOf returns what the message tells of the original: the enclosed
+// message or headers part, or the headers quoted in the body after a marker.
+func (m *message) originalOf() Original {
+	var h header
+	switch {
+	case m.origPart != nil && len(m.origPart.children) > 0:
+		h = m.origPart.children[0].hdr
+	case m.origPart != nil:
+		h, _ = parseHeader(trimLeadingBlank(m.origPart.text()))
+	case m.origOffset >= 0:
+		t := m.bodyText()
+		if m.origOffset < len(t) {
+			h, _ = parseHeader(trimLeadingBlank([]byte(t[m.origOffset:])))
+		}
+	}
+	if len(h) == 0 {
+		return Original{}
+	}
+	o := Original{
+		MessageID: strings.Trim(strings.TrimSpace(h.get("message-id")), "<>"),
+		From:      decodeWords(h.get("from")),
+		To:        decodeWords(h.get("to")),
+		Subject:   decodeWords(h.get("subject")),
+		Date:      h.get("date"),
+	}
+	for _, f := range h {
+		if strings.HasPrefix(f.name, "x-") {
+			if o.XHeaders == nil {
+				o.XHeaders = map[string]string{}
+			}
+			k := canonicalKey(f.name)
+			if _, dup := o.XHeaders[k]; !dup {
+				o.XHeaders[k] = decodeWords(f.value)
+			}
+		}
+	}
+	return o
+}
+
+// trimLeadingBlank drops leading blank lines and indentation so a quoted
+// header block starts at its first field.
+func trimLeadingBlank(b []byte) []byte {
+	for len(b) > 0 {
+		switch b[0] {
+		case '\n', ' ', '\t', '>':
+			b = b[1:]
+		default:
+			return b
+		}
+	}
+	return b
+}
+
+// canonicalKey returns the canonical MIME form of a lower-case header name
+// ("x-rebound-campaign" -> "X-Rebound-Campaign").
+func canonicalKey(s string) string {
+	b := []byte(s)
+	up := true
+	for i, c := range b {
+		if up && c >= 'a' && c <= 'z' {
+			b[i] = c - ('a' - 'A')
+		}
+		up = c == '-'
+	}
+	return string(b)
+}

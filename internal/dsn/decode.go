@@ -1,0 +1,226 @@
+package dsn
+
+import (
+	"bytes"
+	"strings"
+)
+
+// message is a parsed message as the recognisers see it: the top-level
+// header, the MIME tree and the parts that matter, located once.
+type message struct {
+	hdr      header
+	root     *part
+	from     string // decoded From
+	fromL    string // lower case
+	subject  string // decoded Subject
+	subjectL string // lower case
+
+	textPart *part   // the human-readable part (text/plain, or text/html)
+	dsParts  []*part // message/delivery-status and message/global-delivery-status
+	feedback *part   // message/feedback-report (RFC 5965)
+	origPart *part   // message/rfc822, message/global, text/rfc822-headers, message/global-headers
+
+	textDone bool
+	text     string // decoded text of textPart (UTF-8, LF)
+	textL    string // text lower-cased (ASCII only, same byte offsets)
+
+	// origOffset is where a text format found the quoted original in text
+	// (-1 when none).
+	origOffset int
+}
+
+// bodyText returns the decoded human-readable text of the message.
+func (m *message) bodyText() string {
+	if !m.textDone {
+		m.textDone = true
+		if m.textPart != nil {
+			b := m.textPart.text()
+			if strings.HasPrefix(m.textPart.ctype, "text/html") {
+				b = stripHTML(b)
+			}
+			m.text = string(b)
+			m.textL = lowerASCII(m.text)
+		}
+	}
+	return m.text
+}
+
+// lowerText returns the body text lower-cased (ASCII letters only, so byte
+// offsets match bodyText).
+func (m *message) lowerText() string {
+	m.bodyText()
+	return m.textL
+}
+
+// Decode decodes one raw message (LF or CRLF line endings) into one Result
+// per recipient. A message that is not a bounce, complaint, auto-reply or
+// delivery report yields exactly one Result of KindNotBounce. An empty
+// result always comes with an error; a message that cannot be read yields a
+// *DecodeError naming the part and the reason.
+func Decode(raw []byte) ([]Result, error) {
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return nil, &DecodeError{Part: "message", Reason: "empty input"}
+	}
+	b := normalise(raw)
+	m, err := parseMessage(b)
+	if err != nil {
+		return nil, err
+	}
+	for i := range registry {
+		r := &registry[i]
+		if !r.Detect(m) {
+			continue
+		}
+		res, err := r.Parse(m)
+		if err != nil {
+			return nil, err
+		}
+		if len(res) == 0 {
+			continue
+		}
+		finish(m, res, r.Name)
+		return res, nil
+	}
+	return []Result{{Kind: KindNotBounce, Format: "none", Original: m.originalOf()}}, nil
+}
+
+// parseMessage parses the MIME tree and locates the parts recognisers use.
+func parseMessage(b []byte) (*message, error) {
+	w := &walker{}
+	root, err := w.parseEntity(b, 0, "text/plain")
+	if err != nil {
+		return nil, err
+	}
+	if len(root.hdr) == 0 {
+		return nil, &DecodeError{Part: "header", Reason: "no header fields"}
+	}
+	m := &message{hdr: root.hdr, root: root, origOffset: -1}
+	m.from = decodeWords(root.hdr.get("from"))
+	m.fromL = lowerASCII(m.from)
+	m.subject = decodeWords(root.hdr.get("subject"))
+	m.subjectL = lowerASCII(m.subject)
+	m.locate(root)
+	return m, nil
+}
+
+// locate walks the tree (not into enclosed messages) and records the parts
+// of interest.
+func (m *message) locate(p *part) {
+	switch {
+	case p.ctype == "message/delivery-status" || p.ctype == "message/global-delivery-status":
+		m.dsParts = append(m.dsParts, p)
+		return
+	case p.ctype == "message/feedback-report":
+		if m.feedback == nil {
+			m.feedback = p
+		}
+		return
+	case p.ctype == "message/rfc822" || p.ctype == "message/global" ||
+		p.ctype == "text/rfc822-headers" || p.ctype == "message/global-headers" ||
+		p.ctype == "message/partial":
+		if m.origPart == nil {
+			m.origPart = p
+		}
+		return
+	case strings.HasPrefix(p.ctype, "multipart/"):
+		for _, c := range p.children {
+			m.locate(c)
+		}
+		return
+	case p.ctype == "text/plain" || p.ctype == "":
+		if m.textPart == nil || strings.HasPrefix(m.textPart.ctype, "text/html") {
+			if !isAttachment(p) {
+				m.textPart = p
+			}
+		}
+	case strings.HasPrefix(p.ctype, "text/html"):
+		if m.textPart == nil && !isAttachment(p) {
+			m.textPart = p
+		}
+	case strings.HasPrefix(p.ctype, "text/"):
+		if m.textPart == nil && !isAttachment(p) {
+			m.textPart = p
+		}
+	}
+}
+
+// isAttachment reports whether a part is marked as an attachment.
+func isAttachment(p *part) bool {
+	d := p.hdr.get("content-disposition")
+	return len(d) >= 10 && strings.EqualFold(d[:10], "attachment")
+}
+
+// stripHTML reduces an HTML body to text: tags removed, <br>, <p>, <div>
+// and <tr> ended with a line break, common entities decoded.
+func stripHTML(b []byte) []byte {
+	out := make([]byte, 0, len(b))
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		if c == '<' {
+			j := bytes.IndexByte(b[i:], '>')
+			if j < 0 {
+				break
+			}
+			tag := lowerASCII(string(b[i+1 : i+j]))
+			tag = strings.TrimPrefix(tag, "/")
+			if strings.HasPrefix(tag, "br") || strings.HasPrefix(tag, "p") || strings.HasPrefix(tag, "div") || strings.HasPrefix(tag, "tr") || strings.HasPrefix(tag, "li") {
+				out = append(out, '\n')
+			}
+			if strings.HasPrefix(tag, "style") || strings.HasPrefix(tag, "script") {
+				if !strings.HasPrefix(lowerASCII(string(b[i+1:i+2])), "/") {
+					end := bytes.Index(bytes.ToLower(b[i:]), []byte("</"+tag[:5]))
+					if end > 0 {
+						i += end
+						continue
+					}
+				}
+			}
+			i += j
+			continue
+		}
+		if c == '&' {
+			semi := bytes.IndexByte(b[i:min(len(b), i+10)], ';')
+			if semi > 0 {
+				switch string(b[i+1 : i+semi]) {
+				case "lt":
+					out = append(out, '<')
+				case "gt":
+					out = append(out, '>')
+				case "amp":
+					out = append(out, '&')
+				case "quot":
+					out = append(out, '"')
+				case "nbsp", "#160":
+					out = append(out, ' ')
+				default:
+					out = append(out, b[i:i+semi+1]...)
+				}
+				i += semi
+				continue
+			}
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// hasAnyOf reports whether s contains one of the substrings.
+func hasAnyOf(s string, subs []string) bool {
+	for _, x := range subs {
+		if strings.Contains(s, x) {
+			return true
+		}
+	}
+	return false
+}
+
+// indexAny returns the smallest index in s of one of subs, or -1.
+func indexAny(s string, subs []string) int {
+	best := -1
+	for _, x := range subs {
+		if i := strings.Index(s, x); i >= 0 && (best < 0 || i < best) {
+			best = i
+		}
+	}
+	return best
+}

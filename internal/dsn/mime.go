@@ -1,0 +1,407 @@
+package dsn
+
+import (
+	"bytes"
+	"encoding/base64"
+	"io"
+	"mime"
+	"mime/quotedprintable"
+	"strings"
+
+	"github.com/emersion/go-message/charset"
+)
+
+// MaxDepth is the deepest MIME nesting Decode accepts (multipart inside
+// multipart, message/rfc822 inside multipart, ...). Deeper messages are
+// refused with a *DecodeError rather than walked, which bounds stack and
+// time on hostile input.
+const MaxDepth = 20
+
+// maxParts bounds the number of MIME parts walked in one message.
+const maxParts = 2000
+
+// field is one header field: the name in lower case and the unfolded value.
+type field struct {
+	name  string
+	value string
+}
+
+// header is a parsed header block, fields in message order.
+type header []field
+
+// get returns the first value of the named field (name in lower case).
+func (h header) get(name string) string {
+	for i := range h {
+		if h[i].name == name {
+			return h[i].value
+		}
+	}
+	return ""
+}
+
+// has reports whether the named field (lower case) is present.
+func (h header) has(name string) bool {
+	for i := range h {
+		if h[i].name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// normalise turns CRLF line endings into LF once, so that every later step
+// sees one line ending. Input without CR is returned as is (no copy).
+func normalise(raw []byte) []byte {
+	i := bytes.IndexByte(raw, '\r')
+	if i < 0 {
+		return raw
+	}
+	out := make([]byte, 0, len(raw))
+	out = append(out, raw[:i]...)
+	for ; i < len(raw); i++ {
+		c := raw[i]
+		if c == '\r' {
+			if i+1 < len(raw) && raw[i+1] == '\n' {
+				continue
+			}
+			// A lone CR is a line break too (old Mac mailers).
+			c = '\n'
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// isFieldName reports whether b is a syntactically valid header field name
+// (RFC 5322 §3.6.8: printable ASCII except colon and space).
+func isFieldName(b []byte) bool {
+	if len(b) == 0 || len(b) > 76 {
+		return false
+	}
+	for _, c := range b {
+		if c <= ' ' || c > '~' || c == ':' {
+			return false
+		}
+	}
+	return true
+}
+
+// parseHeader splits b into its header block and body. It is lenient: an
+// mbox "From " line is skipped, a line without a colon ends the header.
+// Folded lines are unfolded with a single space.
+func parseHeader(b []byte) (header, []byte) {
+	var h header
+	if bytes.HasPrefix(b, []byte("From ")) {
+		if i := bytes.IndexByte(b, '\n'); i >= 0 {
+			b = b[i+1:]
+		}
+	}
+	h = make(header, 0, 24)
+	pos := 0
+	for pos < len(b) {
+		end := bytes.IndexByte(b[pos:], '\n')
+		var line []byte
+		next := len(b)
+		if end < 0 {
+			line = b[pos:]
+		} else {
+			line = b[pos : pos+end]
+			next = pos + end + 1
+		}
+		if len(line) == 0 {
+			return h, b[next:]
+		}
+		if line[0] == ' ' || line[0] == '\t' {
+			if len(h) > 0 {
+				t := bytes.TrimSpace(line)
+				if len(t) > 0 {
+					last := &h[len(h)-1]
+					if last.value == "" {
+						last.value = string(t)
+					} else {
+						last.value = last.value + " " + string(t)
+					}
+				}
+			}
+			pos = next
+			continue
+		}
+		colon := bytes.IndexByte(line, ':')
+		if colon <= 0 || !isFieldName(line[:colon]) {
+			// Not a header line: the header ends here without a blank line.
+			return h, b[pos:]
+		}
+		h = append(h, field{name: lowerASCII(string(line[:colon])), value: string(bytes.TrimSpace(line[colon+1:]))})
+		pos = next
+	}
+	return h, nil
+}
+
+// lowerASCII lower-cases ASCII letters, returning s itself when it has none
+// in upper case.
+func lowerASCII(s string) string {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'A' && c <= 'Z' {
+			b := []byte(s)
+			for j := i; j < len(b); j++ {
+				if b[j] >= 'A' && b[j] <= 'Z' {
+					b[j] += 'a' - 'A'
+				}
+			}
+			return string(b)
+		}
+	}
+	return s
+}
+
+// part is one MIME entity. Body holds the raw (still transfer-encoded)
+// bytes; children hold sub-parts of a multipart, or the single enclosed
+// message of a message/rfc822 or message/global part.
+type part struct {
+	hdr      header
+	body     []byte
+	ctype    string // lower-case media type, "text/plain" when absent
+	params   map[string]string
+	encoding string // lower-case Content-Transfer-Encoding
+	children []*part
+	depth    int
+}
+
+// param returns a Content-Type parameter (name in lower case).
+func (p *part) param(name string) string {
+	if p.params == nil {
+		return ""
+	}
+	return p.params[name]
+}
+
+// parseContentType splits a Content-Type value into the lower-case media type
+// and its parameters. It never fails: a broken value yields what could be read.
+func parseContentType(v string) (string, map[string]string) {
+	if v == "" {
+		return "", nil
+	}
+	semi := strings.IndexByte(v, ';')
+	mt := v
+	if semi >= 0 {
+		mt = v[:semi]
+	}
+	mt = lowerASCII(strings.TrimSpace(mt))
+	if semi < 0 {
+		return mt, nil
+	}
+	if _, params, err := mime.ParseMediaType(v); err == nil {
+		return mt, params
+	}
+	// Lenient fallback: name=value pairs separated by semicolons.
+	params := map[string]string{}
+	for _, kv := range strings.Split(v[semi+1:], ";") {
+		eq := strings.IndexByte(kv, '=')
+		if eq < 0 {
+			continue
+		}
+		k := lowerASCII(strings.TrimSpace(kv[:eq]))
+		val := strings.Trim(strings.TrimSpace(kv[eq+1:]), `"'`)
+		if k != "" {
+			params[k] = val
+		}
+	}
+	return mt, params
+}
+
+// walker carries the state of one parse: the part counter.
+type walker struct {
+	parts int
+}
+
+// parseEntity parses one MIME entity (header and body) at the given depth.
+func (w *walker) parseEntity(b []byte, depth int, defType string) (*part, error) {
+	if depth > MaxDepth {
+		return nil, &DecodeError{Part: "mime", Reason: "nesting deeper than " + itoa(MaxDepth) + " levels"}
+	}
+	w.parts++
+	if w.parts > maxParts {
+		return nil, &DecodeError{Part: "mime", Reason: "more than " + itoa(maxParts) + " MIME parts"}
+	}
+	h, body := parseHeader(b)
+	p := &part{hdr: h, body: body, depth: depth}
+	p.ctype, p.params = parseContentType(h.get("content-type"))
+	if p.ctype == "" {
+		p.ctype = defType
+	}
+	p.encoding = lowerASCII(strings.TrimSpace(h.get("content-transfer-encoding")))
+	if err := w.parseChildren(p); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// parseChildren fills p.children for multipart and enclosed-message parts.
+func (w *walker) parseChildren(p *part) error {
+	switch {
+	case strings.HasPrefix(p.ctype, "multipart/"):
+		boundary := p.param("boundary")
+		if boundary == "" {
+			return nil
+		}
+		def := "text/plain"
+		if p.ctype == "multipart/digest" {
+			def = "message/rfc822"
+		}
+		for _, chunk := range splitMultipart(p.body, boundary) {
+			c, err := w.parseEntity(chunk, p.depth+1, def)
+			if err != nil {
+				return err
+			}
+			p.children = append(p.children, c)
+		}
+	case p.ctype == "message/rfc822" || p.ctype == "message/global":
+		body := p.body
+		if p.encoding == "base64" || p.encoding == "quoted-printable" {
+			body = transferDecode(body, p.encoding)
+		}
+		c, err := w.parseEntity(body, p.depth+1, "text/plain")
+		if err != nil {
+			return err
+		}
+		p.children = append(p.children, c)
+	}
+	return nil
+}
+
+// splitMultipart returns the bodies between the boundary delimiter lines of
+// a multipart body (RFC 2046 §5.1.1). A missing close delimiter ends the
+// last part at the end of input.
+func splitMultipart(body []byte, boundary string) [][]byte {
+	delim := make([]byte, 0, len(boundary)+3)
+	delim = append(delim, '\n', '-', '-')
+	delim = append(delim, boundary...)
+	var out [][]byte
+	// Find the first delimiter (it may open the body without a leading LF).
+	start := -1
+	if bytes.HasPrefix(body, delim[1:]) {
+		start = len(delim) - 1
+	} else if i := bytes.Index(body, delim); i >= 0 {
+		start = i + len(delim)
+	}
+	if start < 0 {
+		return nil
+	}
+	for {
+		// After a delimiter: "--" closes; otherwise skip to end of line.
+		if bytes.HasPrefix(body[start:], []byte("--")) {
+			return out
+		}
+		nl := bytes.IndexByte(body[start:], '\n')
+		if nl < 0 {
+			return out
+		}
+		start += nl + 1
+		i := bytes.Index(body[start:], delim)
+		if i < 0 {
+			out = append(out, body[start:])
+			return out
+		}
+		out = append(out, body[start:start+i])
+		start += i + len(delim)
+	}
+}
+
+// transferDecode undoes a Content-Transfer-Encoding (RFC 2045 §6). It is
+// lenient: invalid base64 characters are skipped and broken quoted-printable
+// escapes are kept literally.
+func transferDecode(b []byte, enc string) []byte {
+	switch enc {
+	case "base64":
+		clean := make([]byte, 0, len(b))
+		for _, c := range b {
+			if c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/' {
+				clean = append(clean, c)
+			}
+		}
+		out := make([]byte, base64.RawStdEncoding.DecodedLen(len(clean)))
+		// Drop a dangling sextet that cannot form a byte.
+		if len(clean)%4 == 1 {
+			clean = clean[:len(clean)-1]
+		}
+		n, err := base64.RawStdEncoding.Decode(out, clean)
+		if err != nil {
+			return out[:n]
+		}
+		return out[:n]
+	case "quoted-printable":
+		if bytes.IndexByte(b, '=') < 0 {
+			return b
+		}
+		out, err := io.ReadAll(quotedprintable.NewReader(bytes.NewReader(b)))
+		if err != nil && len(out) == 0 {
+			return b
+		}
+		return out
+	}
+	return b
+}
+
+// charsetDecode converts b from the named charset to UTF-8. Unknown
+// charsets leave b unchanged. A body without a declared charset that
+// carries ISO-2022-JP escape sequences is decoded as ISO-2022-JP (common in
+// Japanese carriers' bounces).
+func charsetDecode(b []byte, cs string) []byte {
+	cs = lowerASCII(strings.Trim(strings.TrimSpace(cs), `"`))
+	switch cs {
+	case "", "us-ascii", "ascii", "utf-8", "utf8", "unknown-8bit", "x-unknown", "8bit", "7bit":
+		if bytes.Contains(b, []byte("\x1b$B")) || bytes.Contains(b, []byte("\x1b$@")) {
+			cs = "iso-2022-jp"
+		} else {
+			return b
+		}
+	}
+	r, err := charset.Reader(cs, bytes.NewReader(b))
+	if err != nil {
+		return b
+	}
+	out, err := io.ReadAll(r)
+	if err != nil && len(out) == 0 {
+		return b
+	}
+	return out
+}
+
+// text returns the part body transfer-decoded and converted to UTF-8.
+func (p *part) text() []byte {
+	b := transferDecode(p.body, p.encoding)
+	return charsetDecode(b, p.param("charset"))
+}
+
+// wordDecoder decodes RFC 2047 encoded words in any charset go-message knows.
+var wordDecoder = &mime.WordDecoder{CharsetReader: charset.Reader}
+
+// decodeWords decodes RFC 2047 encoded words in a header value; values
+// without "=?" are returned as is. Raw 8-bit ISO-2022-JP values are converted.
+func decodeWords(s string) string {
+	if strings.Contains(s, "=?") {
+		if d, err := wordDecoder.DecodeHeader(s); err == nil {
+			s = d
+		}
+	}
+	if strings.Contains(s, "\x1b$") {
+		s = string(charsetDecode([]byte(s), "iso-2022-jp"))
+	}
+	return s
+}
+
+// itoa formats a small non-negative integer.
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	var b [20]byte
+	i := len(b)
+	for n > 0 {
+		i--
+		b[i] = byte('0' + n%10)
+		n /= 10
+	}
+	return string(b[i:])
+}

@@ -1,0 +1,324 @@
+package dsn
+
+import (
+	"strings"
+	"time"
+)
+
+// RFC 3464 delivery status notifications carried in an RFC 6522
+// multipart/report (message/delivery-status), and their RFC 6533
+// internationalised form (message/global-delivery-status). Also reports
+// whose delivery-status fields sit in a text part or the body itself.
+
+func init() {
+	register(Recogniser{
+		Name:   "rfc3464",
+		Order:  10,
+		Detect: func(m *message) bool { return len(m.dsParts) > 0 },
+		Parse:  parseRFC3464,
+	})
+	register(Recogniser{
+		Name:  "rfc3464-text",
+		Order: 950,
+		Detect: func(m *message) bool {
+			t := m.lowerText()
+			return (strings.Contains(t, "\nfinal-recipient:") || strings.Contains(t, "\noriginal-recipient:")) &&
+				(strings.Contains(t, "\nstatus:") || strings.Contains(t, "\naction:"))
+		},
+		Parse: func(m *message) ([]Result, error) {
+			t := m.bodyText()
+			i := strings.Index(m.lowerText(), "\nreporting-mta:")
+			if i < 0 {
+				i = indexAny(m.lowerText(), []string{"\nfinal-recipient:", "\noriginal-recipient:"})
+			}
+			res := parseDeliveryStatus(t[i+1:])
+			if len(res) > 0 {
+				enrichFromText(m, res)
+			}
+			return res, nil
+		},
+	})
+}
+
+// parseRFC3464 decodes every delivery-status part of m.
+func parseRFC3464(m *message) ([]Result, error) {
+	var res []Result
+	for _, p := range m.dsParts {
+		res = append(res, parseDeliveryStatus(string(p.text()))...)
+	}
+	if len(res) == 0 {
+		return nil, nil
+	}
+	enrichFromText(m, res)
+	return res, nil
+}
+
+// dsFields reads "Name: value" fields (RFC 3464 §2.1, RFC 822 syntax with
+// folding) from s; groups are separated by blank lines. The callback gets
+// the lower-case name, the unfolded value and whether a blank line preceded
+// the field.
+func dsFields(s string, fn func(name, value string, newGroup bool)) {
+	var name, value string
+	blank := false
+	pendingBlank := false
+	flush := func() {
+		if name != "" {
+			fn(name, value, pendingBlank)
+			pendingBlank = false
+		}
+		name, value = "", ""
+	}
+	for len(s) > 0 {
+		nl := strings.IndexByte(s, '\n')
+		var line string
+		if nl < 0 {
+			line, s = s, ""
+		} else {
+			line, s = s[:nl], s[nl+1:]
+		}
+		if strings.TrimSpace(line) == "" {
+			flush()
+			blank = true
+			continue
+		}
+		if (line[0] == ' ' || line[0] == '\t') && name != "" {
+			value += " " + strings.TrimSpace(line)
+			continue
+		}
+		colon := strings.IndexByte(line, ':')
+		if colon <= 0 || !isFieldName([]byte(line[:colon])) {
+			continue
+		}
+		flush()
+		if blank {
+			pendingBlank = true
+			blank = false
+		}
+		name = lowerASCII(line[:colon])
+		value = strings.TrimSpace(line[colon+1:])
+	}
+	flush()
+}
+
+// parseDeliveryStatus parses the body of a message/delivery-status part:
+// the per-message fields (RFC 3464 §2.2) and one Result per per-recipient
+// group (§2.3). A group opens at a blank line or at a second
+// Final-Recipient, so reports that omit the blank lines still split.
+func parseDeliveryStatus(s string) []Result {
+	var (
+		res                       []Result
+		reporting, receivedFrom   string
+		arrival                   time.Time
+		cur                       *Result
+		curHasFinal, curHasOrigin bool
+	)
+	open := func() {
+		res = append(res, Result{})
+		cur = &res[len(res)-1]
+		curHasFinal, curHasOrigin = false, false
+	}
+	dsFields(s, func(name, value string, newGroup bool) {
+		switch name {
+		case "reporting-mta":
+			reporting = typedValue(value)
+			return
+		case "received-from-mta":
+			receivedFrom = typedValue(value)
+			return
+		case "arrival-date":
+			arrival = parseDate(value)
+			return
+		case "original-envelope-id", "dsn-gateway", "x-postfix-queue-id", "x-postfix-sender", "x-original-message-id":
+			return
+		}
+		if cur == nil || (newGroup && (curHasFinal || curHasOrigin)) {
+			if name != "final-recipient" && name != "original-recipient" && name != "action" && name != "status" && name != "x-actual-recipient" {
+				if cur == nil {
+					return
+				}
+			} else {
+				open()
+			}
+		}
+		switch name {
+		case "final-recipient":
+			if curHasFinal {
+				open()
+			}
+			curHasFinal = true
+			cur.Recipient = typedValue(value)
+		case "original-recipient":
+			if curHasOrigin && curHasFinal {
+				open()
+			}
+			curHasOrigin = true
+			cur.OriginalRecipient = typedValue(value)
+		case "x-actual-recipient":
+			if cur.Recipient == "" || !strings.Contains(cur.Recipient, "@") {
+				cur.Recipient = typedValue(value)
+			}
+		case "action":
+			cur.Action = lowerASCII(strings.TrimSpace(strings.SplitN(value, " ", 2)[0]))
+		case "status":
+			cur.Status = value
+		case "remote-mta":
+			cur.RemoteMTA = lowerASCII(strings.Trim(typedValue(value), "[] "))
+		case "diagnostic-code":
+			t, v := splitTyped(value)
+			cur.DiagnosticType = lowerASCII(t)
+			if cur.Diagnostic == "" {
+				cur.Diagnostic = v
+			} else {
+				cur.Diagnostic += " " + v
+			}
+		case "last-attempt-date":
+			cur.LastAttemptDate = parseDate(value)
+		case "will-retry-until":
+			cur.WillRetryUntil = parseDate(value)
+		}
+	})
+	out := res[:0]
+	for i := range res {
+		r := res[i]
+		if r.Recipient == "" && r.OriginalRecipient == "" && r.Status == "" && r.Action == "" {
+			continue
+		}
+		if cleanAddress(r.Recipient) == "" && r.OriginalRecipient != "" {
+			r.Recipient = r.OriginalRecipient
+		}
+		r.ReportingMTA = reporting
+		r.ReceivedFrom = receivedFrom
+		r.ArrivalDate = arrival
+		r.Kind = kindOfAction(r.Action, r.Status)
+		out = append(out, r)
+	}
+	return out
+}
+
+// kindOfAction maps an Action (RFC 3464 §2.3.3) to a kind; without an
+// Action the status class decides.
+func kindOfAction(action, status string) Kind {
+	switch action {
+	case "delayed":
+		return KindDelayed
+	case "delivered", "relayed", "expanded":
+		return KindDelivered
+	case "failed":
+		return KindBounce
+	}
+	st := cleanStatus(status)
+	if st != "" && st[0] == '2' {
+		return KindDelivered
+	}
+	return KindBounce
+}
+
+// typedValue strips the address-type or MTA-name-type prefix ("rfc822;",
+// "dns;") of a field value.
+func typedValue(v string) string {
+	_, val := splitTyped(v)
+	return strings.TrimSpace(val)
+}
+
+// splitTyped splits "type; value" into its parts (RFC 3464 §2.1.2); a value
+// without a type prefix returns "" as type.
+func splitTyped(v string) (string, string) {
+	semi := strings.IndexByte(v, ';')
+	if semi < 0 || semi > 20 {
+		return "", strings.TrimSpace(v)
+	}
+	t := strings.TrimSpace(v[:semi])
+	for i := 0; i < len(t); i++ {
+		c := t[i]
+		if !(isLetter(c) || isDig(c) || c == '-' || c == '_') {
+			return "", strings.TrimSpace(v)
+		}
+	}
+	return t, strings.TrimSpace(v[semi+1:])
+}
+
+// parseDate parses an RFC 5322 date-time as found in DSN fields; it returns
+// the zero time when the value cannot be read.
+func parseDate(v string) time.Time {
+	v = strings.TrimSpace(v)
+	if i := strings.IndexByte(v, '('); i > 0 {
+		v = strings.TrimSpace(v[:i])
+	}
+	for _, layout := range dateLayouts {
+		if t, err := time.Parse(layout, v); err == nil {
+			return t
+		}
+	}
+	return time.Time{}
+}
+
+var dateLayouts = []string{
+	"Mon, 2 Jan 2006 15:04:05 -0700",
+	"Mon, 2 Jan 2006 15:04:05 MST",
+	"2 Jan 2006 15:04:05 -0700",
+	"Mon, 2 Jan 2006 15:04 -0700",
+	"Mon, 2 Jan 06 15:04:05 -0700",
+	"Mon, 2 Jan 2006 15:04:05 -0700 MST",
+	"Mon, 02 Jan 2006 15:04:05 -0700",
+}
+
+// enrichFromText completes delivery-status results from the human-readable
+// part: a text format that also matches the message supplies diagnostics
+// the report lacks (many MTAs put the remote reply only in the text).
+func enrichFromText(m *message, res []Result) {
+	need := false
+	for i := range res {
+		if res[i].Diagnostic == "" || res[i].Recipient == "" {
+			need = true
+		}
+	}
+	if !need {
+		return
+	}
+	var text []Result
+	for i := range registry {
+		r := &registry[i]
+		if r.Order < 100 || r.Order >= 900 || !r.Detect(m) {
+			continue
+		}
+		text, _ = r.Parse(m)
+		if len(text) > 0 {
+			break
+		}
+	}
+	if len(text) == 0 {
+		text = parseLoose(m, &genericFormat)
+	}
+	for i := range res {
+		r := &res[i]
+		var src *Result
+		ra := lowerASCII(cleanAddress(r.Recipient))
+		for j := range text {
+			if ra != "" && lowerASCII(cleanAddress(text[j].Recipient)) == ra {
+				src = &text[j]
+				break
+			}
+		}
+		if src == nil && len(text) == len(res) {
+			src = &text[i]
+		}
+		if src == nil && len(text) == 1 && len(res) == 1 {
+			src = &text[0]
+		}
+		if src == nil {
+			continue
+		}
+		if r.Recipient == "" || cleanAddress(r.Recipient) == "" {
+			r.Recipient = src.Recipient
+		}
+		if r.Diagnostic == "" {
+			r.Diagnostic = src.Diagnostic
+		}
+		if r.Hint == "" {
+			r.Hint = src.Hint
+		}
+		if r.RemoteMTA == "" {
+			r.RemoteMTA = src.RemoteMTA
+		}
+	}
+}

@@ -1,0 +1,414 @@
+package dsn
+
+import (
+	"strings"
+)
+
+// The shared engine for free-text bounces. A looseFormat says where the
+// error section starts and ends; within it, a line that begins with an
+// address (optionally after a label such as "Recipient:") opens a recipient
+// and the lines that follow are its diagnostic.
+
+// looseFormat is the lenient reader of text bounces of no known format
+// (and of the text part of delivery-status reports): markers bound the
+// error section, a line that begins with an address opens a recipient.
+type looseFormat struct {
+	name  string
+	start []string // the error section begins after the first line with one of these
+	end   []string // the returned original begins at the first line with one of these
+	// recipientPrefixes are labels that may precede a recipient address on
+	// its line ("recipient:", "to:", ...), lower case.
+	recipientPrefixes []string
+	// addressAnywhere lets the address sit anywhere after a prefix.
+	addressAnywhere bool
+	hints           []looseHint // phrases that imply a reason
+	soft            []string    // phrases that make the failure temporary
+}
+
+// looseHint maps a phrase (lower case) to a reason.
+type looseHint struct {
+	phrase string
+	reason string
+}
+
+// originalMarkers are lines (lower case) that introduce a copy of the
+// original message in a text bounce, in several MTAs' and languages' words.
+var originalMarkers = []string{
+	"----- original message -----",
+	"-----original message-----",
+	"--- below this line is a copy of the message.",
+	"below this line is a copy of the message",
+	"------ this is a copy of the message, including all the headers. ------",
+	"this is a copy of the message, including all the headers",
+	"original message follows",
+	"----- original message follows -----",
+	"--- original message follows",
+	"------ original message ------",
+	"----- unsent message below -----",
+	"----- the header of the original message is following. -----",
+	"----- the following is the original message -----",
+	"--------- original message ---------",
+	"--- the header of the original message is following. ---",
+	"the original message was received at",
+	"------- returned message --------",
+	"-------- original message --------",
+	"----- message header follows -----",
+	"original message headers:",
+	"--- original message headers ---",
+	"------ the original message follows ------",
+	"content-type: message/rfc822",
+	"----- original message headers -----",
+	"-------- forwarded message --------",
+	"------------------ original message ------------------",
+	"------ original message headers ------",
+	"--- original message ---",
+	"-----original message follows-----",
+	"included is a copy of the message header:",
+	"header of the original message:",
+	"[original message header]",
+	"---- original message header ----",
+	"original message header:",
+	"--- message header ---",
+	"your message reads (in part):",
+	"a copy of the original message below this line:",
+	"------- failed message headers -------",
+	"the header of the original message is following",
+	"original message below",
+	"=== original message ===",
+	"------ below this line is a copy of the message",
+}
+
+// genericFormat is the fallback used to read text bounces of no known
+// format, and to complete delivery-status reports from their text part.
+var genericFormat = looseFormat{
+	name: "generic",
+	recipientPrefixes: []string{
+		"recipient address:", "recipient:", "original-recipient:", "final-recipient:", "to:",
+		"address:", "rcpt to:", "mailbox:", "user:", "addressee:", "destinatario:", "empfänger:",
+		"destinataire:", "failed recipient:", "invalid recipient:", "unknown recipient:",
+		"your message to", "delivery to", "could not be delivered to", "delivery has failed to these recipients or groups:",
+		"for", "rcpt:", "e-mail address:", "email address:",
+	},
+}
+
+// bounceSubjects mark a message as a bounce when no known format matched.
+var bounceSubjects = []string{
+	"undeliver", "undelivered", "delivery status notification", "delivery failure", "delivery failed",
+	"returned mail", "failure notice", "mail delivery failed", "non remis", "unzustellbar",
+	"nicht zustellbar", "delivery has failed", "mail system error", "could not send message",
+	"rejected:", "no se puede entregar", "não entregue", "niet bezorgd", "недоставлен",
+	"не доставлено", "error sending message", "message not delivered", "notificación de estado de entrega",
+	"delivery notification", "mail could not be delivered", "delivery problem", "bounce",
+	"returned to sender", "message delivery failure", "warning: could not send", "nondeliverable",
+	"non-delivery", "unable to deliver", "permanent error", "mail failure",
+}
+
+func init() {
+	register(Recogniser{
+		Name:  "generic",
+		Order: 990,
+		Detect: func(m *message) bool {
+			if m.hdr.has("x-failed-recipients") {
+				return true
+			}
+			if isDaemonSender(m.fromL) && (hasAnyOf(m.subjectL, bounceSubjects) || m.subjectL == "") {
+				return true
+			}
+			return hasAnyOf(m.subjectL, bounceSubjects) && hasAnyOf(m.lowerText(), genericBodyMarkers)
+		},
+		Parse: func(m *message) ([]Result, error) { return parseLoose(m, &genericFormat), nil },
+	})
+}
+
+// genericBodyMarkers are sentences of a bounce body written by many MTAs.
+var genericBodyMarkers = []string{
+	"could not be delivered", "couldn't be delivered", "was not delivered", "undeliverable",
+	"delivery failed", "delivery to the following recipient", "permanent error", "user unknown",
+	"does not exist", "unable to deliver", "failed permanently", "mailbox unavailable",
+	"returned to the sender", "delivery has failed", "no such user", "message could not",
+}
+
+// isDaemonSender reports a From of a mail system (mailer-daemon,
+// postmaster, mail delivery subsystem).
+func isDaemonSender(fromL string) bool {
+	return hasAnyOf(fromL, []string{"mailer-daemon", "postmaster", "mail delivery", "mail administrator",
+		"mailer_daemon", "maildaemon", "mail-daemon", "mdaemon", "system administrator", "post office"})
+}
+
+// lineIter yields the lines of s with their start offsets.
+type lineIter struct {
+	s   string
+	pos int
+}
+
+func (it *lineIter) next() (line string, off int, ok bool) {
+	if it.pos >= len(it.s) {
+		return "", 0, false
+	}
+	off = it.pos
+	nl := strings.IndexByte(it.s[it.pos:], '\n')
+	if nl < 0 {
+		line = it.s[it.pos:]
+		it.pos = len(it.s)
+	} else {
+		line = it.s[it.pos : it.pos+nl]
+		it.pos += nl + 1
+	}
+	return line, off, true
+}
+
+// section returns the offsets [begin, end) of the error section of a text
+// bounce per the format's start and end markers, and records where the
+// quoted original starts.
+func (f *looseFormat) section(m *message) (int, int) {
+	t := m.lowerText()
+	begin := 0
+	if len(f.start) > 0 {
+		if i := indexAny(t, f.start); i >= 0 {
+			if nl := strings.IndexByte(t[i:], '\n'); nl >= 0 {
+				begin = i + nl + 1
+			} else {
+				begin = len(t)
+			}
+		}
+	}
+	end := len(t)
+	if len(f.end) > 0 {
+		if i := indexAny(t[begin:], f.end); i >= 0 {
+			end = begin + lineStart(t[begin:], i)
+		}
+	}
+	if end == len(t) {
+		if i := indexAny(t[begin:], originalMarkers); i >= 0 {
+			end = begin + lineStart(t[begin:], i)
+		}
+	}
+	if end < len(t) && m.origOffset < 0 {
+		if nl := strings.IndexByte(t[end:], '\n'); nl >= 0 {
+			m.origOffset = end + nl + 1
+		}
+	}
+	return begin, end
+}
+
+// lineStart returns the start offset of the line holding offset i.
+func lineStart(s string, i int) int {
+	j := strings.LastIndexByte(s[:i], '\n')
+	return j + 1
+}
+
+// parseText runs the shared engine for format f over m's text.
+func parseLoose(m *message, f *looseFormat) []Result {
+	text := m.bodyText()
+	lower := m.lowerText()
+	begin, end := f.section(m)
+	sec := text[begin:end]
+	secL := lower[begin:end]
+	prefixes := f.recipientPrefixes
+	if prefixes == nil {
+		prefixes = genericFormat.recipientPrefixes
+	}
+	var (
+		res      []Result
+		diag     []string
+		preamble []string
+		blankRun int
+	)
+	flush := func() {
+		if len(res) > 0 {
+			r := &res[len(res)-1]
+			d := strings.Join(diag, " ")
+			if r.Diagnostic == "" {
+				r.Diagnostic = d
+			} else if d != "" {
+				r.Diagnostic += " " + d
+			}
+		}
+		diag = diag[:0]
+	}
+	it := lineIter{s: sec}
+	for {
+		line, off, ok := it.next()
+		if !ok {
+			break
+		}
+		trimmed := strings.TrimSpace(line)
+		if trimmed == "" {
+			blankRun++
+			continue
+		}
+		lineL := secL[off : off+len(line)]
+		if addr, rest, ok := recipientLine(trimmed, strings.TrimSpace(lineL), prefixes, f.addressAnywhere); ok {
+			flush()
+			dup := false
+			for i := range res {
+				if strings.EqualFold(res[i].Recipient, addr) {
+					dup = true
+				}
+			}
+			if !dup {
+				res = append(res, Result{Kind: KindBounce, Recipient: addr, Diagnostic: rest})
+			} else {
+				// Repeated mention: attach following text to the first one.
+				for i := range res {
+					if strings.EqualFold(res[i].Recipient, addr) {
+						r := res[i]
+						res = append(res[:i], res[i+1:]...)
+						res = append(res, r)
+						break
+					}
+				}
+			}
+			blankRun = 0
+			continue
+		}
+		if len(res) == 0 {
+			if len(preamble) < 40 {
+				preamble = append(preamble, trimmed)
+			}
+		} else if blankRun == 0 || len(diag) == 0 && res[len(res)-1].Diagnostic == "" {
+			if len(diag) < 60 {
+				diag = append(diag, trimmed)
+			}
+		}
+		blankRun = 0
+	}
+	flush()
+	if len(res) == 0 {
+		for _, a := range fallbackRcpts(m) {
+			res = append(res, Result{Kind: KindBounce, Recipient: a})
+		}
+	}
+	pre := strings.Join(preamble, " ")
+	for i := range res {
+		r := &res[i]
+		if r.Diagnostic == "" {
+			r.Diagnostic = pre
+		} else if findStatus(r.Diagnostic) == "" && findReplyCode(r.Diagnostic) == "" && pre != "" && len(pre) < 2000 {
+			// The preamble may carry the reason ("mailbox is full").
+			r.Diagnostic = r.Diagnostic + " " + pre
+		}
+		for _, h := range f.hints {
+			if strings.Contains(secL, h.phrase) || strings.Contains(lowerASCII(r.Diagnostic), h.phrase) {
+				r.Hint = h.reason
+				break
+			}
+		}
+		if len(f.soft) > 0 && hasAnyOf(secL, f.soft) {
+			r.Kind = KindBounce
+			if r.Status == "" {
+				r.Status = "4.0.0"
+			}
+		}
+	}
+	return res
+}
+
+// fallbackRecipients returns the recipients a bounce names outside its
+// text: X-Failed-Recipients (Exim and others), else the original's To.
+func fallbackRcpts(m *message) []string {
+	var out []string
+	if v := m.hdr.get("x-failed-recipients"); v != "" {
+		for _, a := range strings.Split(v, ",") {
+			if c := cleanAddress(a); c != "" {
+				out = append(out, c)
+			}
+		}
+		if len(out) > 0 {
+			return out
+		}
+	}
+	o := m.originalOf()
+	if o.To != "" {
+		for _, a := range strings.Split(o.To, ",") {
+			if c := cleanAddress(a); c != "" {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+// recipientLine reports whether a (trimmed) line opens a recipient: it
+// begins with an address, optionally after one of the labels. It returns
+// the address and the rest of the line.
+func recipientLine(line, lineL string, prefixes []string, anywhere bool) (string, string, bool) {
+	if strings.IndexByte(line, '@') < 0 {
+		return "", "", false
+	}
+	s, sl := line, lineL
+	for _, p := range prefixes {
+		if strings.HasPrefix(sl, p) {
+			s = strings.TrimSpace(s[len(p):])
+			sl = strings.TrimSpace(sl[len(p):])
+			if anywhere {
+				if i := strings.IndexByte(s, '@'); i >= 0 {
+					a, rest := addressAround(s, i)
+					if a != "" {
+						return a, rest, true
+					}
+				}
+			}
+			break
+		}
+	}
+	s = strings.TrimLeft(s, "*-•> \t\"'")
+	if s == "" {
+		return "", "", false
+	}
+	if s[0] == '<' {
+		gt := strings.IndexByte(s, '>')
+		if gt < 0 {
+			return "", "", false
+		}
+		a := cleanAddress(s[1:gt])
+		if a == "" {
+			return "", "", false
+		}
+		rest := strings.TrimLeft(s[gt+1:], ":.,; \t")
+		rest = strings.TrimPrefix(rest, "..")
+		return a, strings.TrimSpace(rest), true
+	}
+	// A bare address: first token must hold "@".
+	j := 0
+	for j < len(s) && s[j] != ' ' && s[j] != '\t' && s[j] != ':' && s[j] != ',' && s[j] != ';' && s[j] != '(' && s[j] != '<' && s[j] != '"' {
+		j++
+	}
+	tok := s[:j]
+	if strings.IndexByte(tok, '@') <= 0 || strings.Contains(tok, "/") || strings.Contains(tok, "=") {
+		return "", "", false
+	}
+	a := cleanAddress(tok)
+	if a == "" || !strings.Contains(a[strings.IndexByte(a, '@'):], ".") && !strings.HasSuffix(a, "localhost") {
+		return "", "", false
+	}
+	rest := strings.TrimSpace(strings.TrimLeft(s[j:], ":.,; \t"))
+	if strings.HasPrefix(rest, "<") {
+		// "Name addr <addr>" style: skip the repeated bracketed form.
+		if gt := strings.IndexByte(rest, '>'); gt > 0 && strings.Contains(rest[:gt], "@") {
+			rest = strings.TrimSpace(strings.TrimLeft(rest[gt+1:], ":.,; \t"))
+		}
+	}
+	return a, rest, true
+}
+
+// addressAround extracts the address containing s[at] and what follows it.
+func addressAround(s string, at int) (string, string) {
+	i := at
+	for i > 0 && !isAddrStop(s[i-1]) {
+		i--
+	}
+	j := at
+	for j < len(s) && !isAddrStop(s[j]) {
+		j++
+	}
+	a := cleanAddress(s[i:j])
+	if a == "" {
+		return "", ""
+	}
+	return a, strings.TrimSpace(strings.TrimLeft(s[min(j+1, len(s)):], ":.,;> \t"))
+}
+
+func isAddrStop(c byte) bool {
+	return c == ' ' || c == '\t' || c == '<' || c == '>' || c == '"' || c == '\'' || c == '(' || c == ')' || c == ',' || c == ';' || c == '[' || c == ']' || c == ':'
+}
