@@ -22,7 +22,7 @@ import (
 type Policy struct {
 	// AllowPrivateHosts lets a host resolve to loopback, private (RFC 1918,
 	// RFC 4193), link-local or other non-public addresses (tests, the demo,
-	// on-premises deployments). It also permits TLS mode "none", which is
+	// on-premises deployments). It also permits TLS mode "plain", which is
 	// only ever accepted for loopback addresses.
 	AllowPrivateHosts bool
 	// Resolver resolves host names; nil means net.DefaultResolver.
@@ -120,7 +120,7 @@ func (p *Policy) ResolveHost(ctx context.Context, host string) ([]netip.Addr, er
 }
 
 // CheckSettings validates s and c and resolves the host under the policy,
-// including the rule that TLS mode "none" needs AllowPrivateHosts and a host
+// including the rule that TLS mode "plain" needs AllowPrivateHosts and a host
 // whose every address is loopback. Call it on create and update.
 func (p *Policy) CheckSettings(ctx context.Context, s *Settings, c Credentials) error {
 	s.Normalize()
@@ -257,7 +257,7 @@ func Dial(ctx context.Context, s Settings, c Credentials, p *Policy) (*Conn, err
 		conn.Close()
 		return nil, fmt.Errorf("%w: neither IMAP4rev1 nor IMAP4rev2", ErrCapability)
 	}
-	if s.MoveProcessedTo != "" && !caps.Has(imap.CapMove) && !caps.Has(imap.CapIMAP4rev2) {
+	if s.ProcessedAction == ProcessedMove && !caps.Has(imap.CapMove) && !caps.Has(imap.CapIMAP4rev2) {
 		conn.Close()
 		return nil, fmt.Errorf("%w: MOVE (needed to move processed bounces)", ErrCapability)
 	}

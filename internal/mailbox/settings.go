@@ -31,7 +31,7 @@ const (
 	// TLSNone sends everything, credentials included, in clear text. Allowed
 	// only for hosts that resolve to loopback addresses, and only when the
 	// Policy allows it (tests and the demo).
-	TLSNone TLSMode = "none"
+	TLSNone TLSMode = "plain"
 )
 
 // AuthKind selects how the mailbox authenticates.
@@ -89,13 +89,23 @@ type Settings struct {
 	LookbackDays int `json:"lookback_days,omitempty"`
 	// SyncIntervalSeconds is the time between scheduled syncs; 0 means 300.
 	SyncIntervalSeconds int `json:"sync_interval_seconds,omitempty"`
-	// MoveProcessedTo, when set, moves each recorded bounce into this folder
-	// after its batch commits. Off by default.
-	MoveProcessedTo string `json:"move_processed_to,omitempty"`
-	// LabelProcessed, when set, adds this keyword (a flag without
-	// backslash, e.g. "$Rebound") to each recorded bounce. Off by default.
-	LabelProcessed string `json:"label_processed,omitempty"`
+	// ProcessedAction says what to do with a recorded bounce once its batch
+	// has committed: nothing (default), move it to ProcessedTarget, or add
+	// the keyword ProcessedTarget (a flag without backslash, e.g.
+	// "$Rebound"). Only this option ever changes the customer's mailbox.
+	ProcessedAction ProcessedAction `json:"processed_action,omitempty"`
+	ProcessedTarget string          `json:"processed_target,omitempty"`
 }
+
+// ProcessedAction is what the sync does to a recorded bounce.
+type ProcessedAction string
+
+// Processed actions.
+const (
+	ProcessedNone  ProcessedAction = "none"  // leave it alone (default)
+	ProcessedMove  ProcessedAction = "move"  // UID MOVE (RFC 6851) to the target folder
+	ProcessedLabel ProcessedAction = "label" // UID STORE +FLAGS.SILENT (target keyword)
+)
 
 // OAuth2Settings are the OAuth2 client settings of a mailbox.
 type OAuth2Settings struct {
@@ -144,6 +154,9 @@ func (s *Settings) Normalize() {
 			s.Port = 143
 		}
 	}
+	if s.ProcessedAction == "" {
+		s.ProcessedAction = ProcessedNone
+	}
 	if len(s.Folders) == 0 {
 		s.Folders = []string{DefaultFolder}
 	}
@@ -168,7 +181,7 @@ func (s *Settings) Validate(c Credentials) error {
 	switch s.TLS {
 	case TLSImplicit, TLSStartTLS, TLSNone:
 	default:
-		return invalid("tls", "must be tls, starttls or none")
+		return invalid("tls", "must be tls, starttls or plain")
 	}
 	if s.Username == "" {
 		return invalid("username", "is required")
@@ -224,14 +237,24 @@ func (s *Settings) Validate(c Credentials) error {
 	if time.Duration(s.SyncIntervalSeconds)*time.Second < MinSyncInterval || s.SyncIntervalSeconds > 86400 {
 		return invalid("sync_interval_seconds", "must be between 60 and 86400")
 	}
-	if seen[s.MoveProcessedTo] {
-		return invalid("move_processed_to", "must not be a synced folder")
-	}
-	if strings.ContainsAny(s.MoveProcessedTo, "\r\n\x00") {
-		return invalid("move_processed_to", "must be a single line")
-	}
-	if s.LabelProcessed != "" && !isAtom(s.LabelProcessed) {
-		return invalid("label_processed", "must be an IMAP keyword (letters, digits, $, -, _, .)")
+	switch s.ProcessedAction {
+	case ProcessedNone:
+		if s.ProcessedTarget != "" {
+			return invalid("processed_target", "must be empty when processed_action is none")
+		}
+	case ProcessedMove:
+		if s.ProcessedTarget == "" || strings.ContainsAny(s.ProcessedTarget, "\r\n\x00") {
+			return invalid("processed_target", "must name a folder")
+		}
+		if seen[s.ProcessedTarget] {
+			return invalid("processed_target", "must not be a synced folder")
+		}
+	case ProcessedLabel:
+		if !isAtom(s.ProcessedTarget) {
+			return invalid("processed_target", "must be an IMAP keyword (letters, digits, $, -, _, .)")
+		}
+	default:
+		return invalid("processed_action", "must be none, move or label")
 	}
 	return nil
 }
@@ -252,7 +275,7 @@ func isIPv6Literal(h string) bool {
 
 // isAtom reports whether s is a safe IMAP flag keyword (RFC 9051 §9, flag-keyword).
 func isAtom(s string) bool {
-	if len(s) > 64 {
+	if len(s) == 0 || len(s) > 64 {
 		return false
 	}
 	for _, r := range s {
