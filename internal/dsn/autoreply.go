@@ -33,6 +33,10 @@ func init() {
 
 // isAutoReply applies the RFC 3834 and vacation markers.
 func isAutoReply(m *message) bool {
+	if isDaemonSender(m.fromL) || m.hdr.has("x-failed-recipients") {
+		// A mail system's message is a bounce or a notice, never a vacation reply.
+		return false
+	}
 	as := lowerASCII(m.hdr.get("auto-submitted"))
 	if strings.HasPrefix(as, "auto-replied") {
 		return true

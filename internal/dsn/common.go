@@ -49,9 +49,37 @@ func fillCodes(r *Result) {
 	if r.ReplyCode == "" {
 		r.ReplyCode = findReplyCode(r.Diagnostic)
 	}
+	if r.Status == "" && r.Kind != KindDelivered {
+		// The message reports a failure without an enhanced code: state its
+		// class with RFC 3463's "other or undefined status" (X.0.0), from the
+		// reply code, else from the kind and the text (temporary or not).
+		switch {
+		case r.ReplyCode != "" && (r.ReplyCode[0] == '4' || r.ReplyCode[0] == '5'):
+			r.Status = r.ReplyCode[:1] + ".0.0"
+		case r.Kind == KindDelayed || r.Action == "delayed" || looksTemporary(r.Diagnostic):
+			r.Status = "4.0.0"
+		default:
+			r.Status = "5.0.0"
+		}
+	}
 	if r.Status == "" && r.ReplyCode != "" && r.Kind == KindDelivered && r.ReplyCode[0] == '2' {
 		r.Status = "2.0.0"
 	}
+}
+
+// temporaryPhrases say a failure is temporary (the MTA will retry).
+var temporaryPhrases = []string{
+	"will be retried", "will retry", "will continue", "still trying", "temporary failure",
+	"temporarily", "try again later", "not yet been delivered", "has been delayed", "is delayed",
+	"delivery delayed", "deferred", "this is a temporary error",
+}
+
+// looksTemporary reports a diagnostic that says the failure is temporary.
+func looksTemporary(s string) bool {
+	if s == "" {
+		return false
+	}
+	return hasAnyOf(lowerASCII(s), temporaryPhrases)
 }
 
 // isGenericStatus reports an X.0.0 status, which says only the class.

@@ -106,7 +106,7 @@ var bounceSubjects = []string{
 func init() {
 	register(Recogniser{
 		Name:  "generic",
-		Order: 990,
+		Order: 960,
 		Detect: func(m *message) bool {
 			if m.hdr.has("x-failed-recipients") {
 				return true

@@ -190,6 +190,9 @@ func Score(rows []Row, files map[string]FileResult) Report {
 			if fr.Err != nil {
 				got = "error: " + fr.Err.Error()
 			}
+			if len(fr.Results) > 0 {
+				got += " (" + fr.Results[0].Format + ")"
+			}
 			fail("kind", "bounce", got)
 			continue
 		}
@@ -204,7 +207,7 @@ func Score(rows []Row, files map[string]FileResult) Report {
 				rep.DSStatus++
 			}
 		} else {
-			fail("status", deref(row.Status), g.Status)
+			fail("status", deref(row.Status), g.Status+" ("+g.Format+")")
 		}
 		if row.Reason == g.Reason {
 			rep.Reason++
@@ -219,7 +222,7 @@ func Score(rows []Row, files map[string]FileResult) Report {
 		if row.Recipient == nil || strings.EqualFold(*row.Recipient, g.Recipient) {
 			rep.Recipient++
 		} else {
-			fail("recipient", *row.Recipient, g.Recipient)
+			fail("recipient", *row.Recipient, g.Recipient+" ("+g.Format+")")
 		}
 	}
 	return rep
