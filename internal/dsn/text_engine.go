@@ -57,6 +57,10 @@ type rcptRule struct {
 	// contains: the line contains one of these phrases; the first address
 	// in the line is the recipient.
 	contains []string
+	// lead: the trimmed line's first word is an address, optionally
+	// followed by ":" ("user@example.com: 550 ..." in OpenSMTPD,
+	// "user@example.com on <date>" in Exchange 2003).
+	lead bool
 	// keepLine: the whole recipient line is part of the diagnostic (used
 	// where the address sits inside the error sentence).
 	keepLine bool
@@ -88,6 +92,19 @@ type textFormat struct {
 	fallbackRcpt bool
 	// skip: lines containing one of these are not diagnostic text.
 	skip []string
+	// preDiag: lines before the first recipient line are diagnostic text
+	// of the recipients that follow (formats that state the error first).
+	preDiag bool
+	// diagEnd: a line starting with one of these ends the current
+	// diagnostic; following lines are ignored until the next recipient.
+	diagEnd []string
+	// noRcpt: the format names no recipient at all; return one Result with
+	// an empty Recipient and the section as its diagnostic (the caller
+	// takes the recipient from the returned original).
+	noRcpt bool
+	// hint is the reason the format means whatever its text says (for
+	// example Google Groups' refusal to post); phrase hints come first.
+	hint string
 
 	// Meaning.
 	hints   []phraseHint // fixed sentences → reason
@@ -264,7 +281,8 @@ func cutAtBoundary(s string, stop []string) string {
 // walk is the default line walk over an error section.
 func (f *textFormat) walk(section string) []Result {
 	var rs []Result
-	var diag []string
+	var diag, pre []string
+	ended := false
 	flush := func() {
 		if len(rs) > 0 {
 			rs[len(rs)-1].Diagnostic = joinDiag(rs[len(rs)-1].Diagnostic, diag)
@@ -278,23 +296,50 @@ func (f *textFormat) walk(section string) []Result {
 		}
 		if addr, rest, ok := f.rcpt.match(line, t); ok {
 			flush()
+			ended = false
 			r := Result{Recipient: addr}
 			if f.rcpt.keepLine {
 				r.Diagnostic = t
 			} else {
 				r.Diagnostic = strings.TrimSpace(strings.TrimLeft(rest, ":.,; "))
 			}
+			if f.preDiag && len(pre) > 0 {
+				r.Diagnostic = joinDiag(strings.Join(pre, " "), []string{r.Diagnostic})
+			}
 			rs = append(rs, r)
 			return true
 		}
-		if len(rs) == 0 || containsAny(t, f.skip) {
+		if hasPrefixAny(t, f.diagEnd) {
+			ended = true
+			return true
+		}
+		if ended || containsAny(t, f.skip) {
+			return true
+		}
+		if len(rs) == 0 {
+			if f.preDiag {
+				pre = append(pre, t)
+			}
 			return true
 		}
 		diag = append(diag, t)
 		return true
 	})
 	flush()
+	if len(rs) == 0 && f.noRcpt && len(pre) > 0 {
+		rs = append(rs, Result{Diagnostic: strings.Join(pre, " ")})
+	}
 	return dedupe(rs)
+}
+
+// hasPrefixAny reports whether s starts with one of ps.
+func hasPrefixAny(s string, ps []string) bool {
+	for _, p := range ps {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // match reports whether line (t is its trimmed form) is a recipient line,
@@ -319,6 +364,12 @@ func (r *rcptRule) match(line, t string) (addr, rest string, ok bool) {
 					}
 				}
 			}
+			return a, rest, true
+		}
+	}
+	if r.lead {
+		w, rest, _ := strings.Cut(t, " ")
+		if a := cleanAddr(w); a != "" && (strings.HasSuffix(w, ":") || rest == "" || strings.HasPrefix(rest, "on ") || strings.HasPrefix(rest, "<") || strings.HasPrefix(rest, "(")) {
 			return a, rest, true
 		}
 	}
@@ -359,6 +410,9 @@ func (f *textFormat) finish(r *Result, delayed bool) {
 	}
 	if r.Hint == "" {
 		r.Hint = hintFor(r.Diagnostic, f.hints)
+	}
+	if r.Hint == "" {
+		r.Hint = f.hint
 	}
 	if r.RemoteMTA == "" {
 		r.RemoteMTA = remoteHostIn(r.Diagnostic)

@@ -33,7 +33,7 @@ var googleGroupsFormat = &textFormat{
 	// no recipient line: the group is named in X-Failed-Recipients.
 	rcpt:         rcptRule{},
 	fallbackRcpt: true,
-	hints:        []phraseHint{{"", "rejected"}},
+	hint:         "rejected",
 }
 
 var gmailFormat = &textFormat{

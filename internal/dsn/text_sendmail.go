@@ -1,0 +1,159 @@
+package dsn
+
+import "strings"
+
+// Sendmail-style text bounces without a delivery-status part: Sendmail V5
+// and other old sendmails, Active!Hunter, many appliances (X1, X5) and
+// sendmail clones. Shapes:
+//
+//	----- The following addresses had permanent fatal errors -----
+//	<user@example.com>                 (or "user@example.com [User unknown]",
+//	    (reason: 550 User unknown)      ">>> user@example.com <user@...>")
+//	----- Transcript of session follows -----
+//	While talking to mx.example.com:
+//	>>> RCPT To:<user@example.com>
+//	<<< 550 5.1.1 User unknown
+//	550 <user@example.com>... User unknown
+//	----- Unsent message follows -----
+//
+// Recipients come from the address list and from the transcript's
+// "NNN <user@example.com>... text" lines; a recipient's diagnostic is the
+// text after "..." together with the remote reply ("<<<") before it.
+
+var sendmailFormat = &textFormat{
+	name:       "sendmail",
+	subjectHas: []string{"returned mail:", "returned mail "},
+	bodyHas: []string{
+		"----- Transcript of session follows -----",
+		"The following addresses had permanent fatal errors",
+		"The following addresses had delivery errors",
+		"The following addresses had permanent delivery errors",
+		"The following addresses had delivery problems",
+	},
+	stop: []string{
+		"Unsent message follows", "Original message follows", "Message header follows",
+		"Reporting-MTA:", "Returned message follows", "Original message header follows",
+	},
+	parse: parseSendmailText,
+	hints: []phraseHint{
+		{"host unknown", "hostunknown"},
+		{"user unknown", "userunknown"},
+		{"cannot send message for", "expired"},
+		{"message could not be delivered for", "expired"},
+	},
+}
+
+// parseSendmailText implements the shapes described above.
+func parseSendmailText(f *textFormat, h textHeader, section string) []Result {
+	var rs []Result
+	idx := func(a string) int {
+		for i := range rs {
+			if strings.EqualFold(rs[i].Recipient, a) {
+				return i
+			}
+		}
+		return -1
+	}
+	mode := 0            // 1 address list, 2 transcript
+	var pending []string // remote replies ("<<<") not yet claimed
+	var loose []string   // transcript lines naming no address
+	remote := ""
+	forLines(section, func(line string) bool {
+		t := strings.TrimSpace(line)
+		if t == "" {
+			return true
+		}
+		tl := strings.Trim(t, "-= ")
+		switch {
+		case strings.HasPrefix(tl, "The following addresses had") || strings.HasPrefix(tl, "The following recipients had"):
+			mode = 1
+			return true
+		case strings.HasPrefix(tl, "Transcript of session follows") || strings.HasPrefix(tl, "Non-delivered information"):
+			mode = 2
+			return true
+		}
+		switch mode {
+		case 1:
+			if t[0] == '(' {
+				if len(rs) > 0 && !strings.HasPrefix(t, "(expanded from") {
+					r := &rs[len(rs)-1]
+					r.Diagnostic = joinDiag(r.Diagnostic, []string{strings.Trim(strings.TrimPrefix(t[1:], "reason:"), "() ")})
+				}
+				return true
+			}
+			w := strings.TrimPrefix(t, ">>> ")
+			word, rest, _ := strings.Cut(w, " ")
+			if a := cleanAddr(word); a != "" {
+				if idx(a) < 0 {
+					rs = append(rs, Result{Recipient: a, Diagnostic: strings.Trim(strings.TrimSpace(rest), "[]")})
+				}
+				if strings.HasPrefix(strings.TrimSpace(rest), "<") {
+					rs[len(rs)-1].Diagnostic = ""
+				}
+			}
+		case 2:
+			switch {
+			case strings.HasPrefix(t, "While talking to "):
+				remote = strings.TrimSuffix(strings.TrimPrefix(t, "While talking to "), ":")
+				pending = pending[:0]
+			case strings.HasPrefix(t, ">>> "):
+				cmd := t[4:]
+				if len(cmd) > 8 && strings.EqualFold(cmd[:8], "RCPT To:") {
+					pending = pending[:0]
+				}
+			case strings.HasPrefix(t, "<<< "):
+				pending = append(pending, t[4:])
+			default:
+				code, rest, _ := strings.Cut(t, " ")
+				if len(code) == 3 && isDigit(code[0]) && isDigit(code[1]) && isDigit(code[2]) {
+					who, text, ok := strings.Cut(rest, "... ")
+					if !ok {
+						loose = append(loose, t)
+						return true
+					}
+					a := cleanAddr(who)
+					if a == "" {
+						if code[0] == '4' || code[0] == '5' {
+							loose = append(loose, t)
+						}
+						return true
+					}
+					diag := text
+					rc := code
+					if c, _ := replyAt(text, 0); c != "" {
+						rc = c
+					}
+					if len(pending) > 0 {
+						diag = joinDiag(diag, pending)
+					}
+					i := idx(a)
+					if i < 0 {
+						rs = append(rs, Result{})
+						i = len(rs) - 1
+						rs[i].Recipient = a
+					}
+					rs[i].Diagnostic = joinDiag(diag, nil)
+					rs[i].ReplyCode = rc
+					rs[i].RemoteMTA = strings.ToLower(remote)
+					pending = pending[:0]
+				} else {
+					loose = append(loose, t)
+				}
+			}
+		}
+		return true
+	})
+	// Recipients listed without their own transcript line take the
+	// transcript text that names no address.
+	for i := range rs {
+		if rs[i].ReplyCode == "" && (len(loose) > 0 || len(pending) > 0) {
+			rs[i].Diagnostic = joinDiag(rs[i].Diagnostic, append(append([]string(nil), loose...), pending...))
+		}
+	}
+	if len(rs) == 0 && len(loose) > 0 {
+		rs = append(rs, Result{Diagnostic: strings.Join(loose, " ")})
+	}
+	return rs
+}
+
+func init() { registerText(80, sendmailFormat) }

@@ -1,0 +1,35 @@
+package dsn
+
+// Two unnamed but widespread appliance formats (Sisimai's X2 and X3):
+//   - X2 (qmail-like, used by Yahoo! Japan relays and others): "Message
+//     from example.com.", "Unable to deliver message to the following
+//     address(es).", then "<addr>:" and the reason, "--- Original message
+//     follows.".
+//   - X3: "This is an automatically generated Delivery Status
+//     Notification.", "Delivery to the following recipients failed
+//     permanently:", "   * addr", "Technical details:" and the SMTP reply.
+
+var x2Format = &textFormat{
+	name:    "x2",
+	bodyHas: []string{"Unable to deliver message to the following address(es)."},
+	start:   []string{"Unable to deliver message to the following address(es)."},
+	stop:    []string{"Original message follows."},
+	rcpt:    rcptRule{angle: true},
+	hints: append([]phraseHint{
+		{"this account has been disabled or discontinued", "suspend"},
+		{"doesn't have a ", "userunknown"},
+		{"resources temporarily unavailable", "expired"},
+		{"mailbox size limit exceeded", "mailboxfull"},
+		{"over quota", "mailboxfull"},
+	}, qmailHints...),
+}
+
+var x3Format = &textFormat{
+	name:    "x3",
+	bodyHas: []string{"Delivery to the following recipients failed permanently:", "Delivery to the following recipients was aborted"},
+	start:   []string{"Delivery to the following recipients"},
+	rcpt:    rcptRule{prefixes: []string{"* "}},
+	skip:    []string{"=====", "Technical details:"},
+}
+
+func init() { registerText(85, x2Format, x3Format) }
