@@ -224,6 +224,7 @@ func (f *textFormat) run(h textHeader, body string) []Result {
 	if len(rs) == 0 {
 		return nil
 	}
+	rs = mergeEmbeddedDS(body, rs)
 	delayed := containsAny(section, f.delayed)
 	for i := range rs {
 		f.finish(&rs[i], delayed)
@@ -417,8 +418,13 @@ func (f *textFormat) finish(r *Result, delayed bool) {
 	if r.RemoteMTA == "" {
 		r.RemoteMTA = remoteHostIn(r.Diagnostic)
 	}
-	r.DiagnosticType = "smtp"
+	if r.DiagnosticType == "" {
+		r.DiagnosticType = "smtp"
+	}
 	r.Kind = KindBounce
+	if r.Action == "delayed" {
+		delayed = true
+	}
 	r.Action = "failed"
 	if delayed {
 		r.Kind = KindDelayed

@@ -49,6 +49,7 @@ var eximFormat = &textFormat{
 	start: []string{
 		"address(es) failed:",
 		"have not yet been delivered",
+		"has not yet been delivered",
 		"incorrectly constructed:",
 		"address(es) failed\n",
 		// Mail.ru's Russian template: "К сожалению, Ваше письмо не может
