@@ -19,6 +19,17 @@ func finish(m *message, res []Result, format string) {
 		switch r.Kind {
 		case KindBounce, KindDelayed, KindDelivered:
 			fillCodes(r)
+			if r.Command == "" && r.Kind != KindDelivered {
+				r.Command = commandOf(m, r, len(res) == 1)
+			}
+			if r.Action == "" {
+				switch r.Kind {
+				case KindBounce:
+					r.Action = "failed"
+				case KindDelayed:
+					r.Action = "delayed"
+				}
+			}
 			if r.RemoteMTA == "" {
 				r.RemoteMTA = hostInText(r.Diagnostic)
 			}
@@ -38,13 +49,32 @@ func finish(m *message, res []Result, format string) {
 // read from the text (RFC 5321 §4.2).
 func fillCodes(r *Result) {
 	r.Status = cleanStatus(r.Status)
-	if st := findStatus(r.Diagnostic); st != "" {
+	reply, st := codePair(r.Diagnostic)
+	paired := st != ""
+	if st == "" {
+		st = findStatus(r.Diagnostic)
+	}
+	if st != "" {
 		switch {
 		case r.Status == "":
 			r.Status = st
-		case isGenericStatus(r.Status) && st[0] == r.Status[0] && !isGenericStatus(st):
+		case paired && st[0] == r.Status[0] && !isGenericStatus(st):
+			// The remote server's own "550 5.7.1" outweighs the code the
+			// reporting MTA chose for its report (RFC 3464 §2.3.4 allows
+			// it to differ).
+			r.Status = st
+		case st[0] == r.Status[0] && !isGenericStatus(st) && (isGenericStatus(r.Status) || strings.HasSuffix(r.Status, ".0") && !strings.HasSuffix(st, ".0")):
+			// "Status: 5.0.0" or "5.1.0" with "550 5.7.1 ..." in the
+			// diagnostic: the remote server's code is the specific one.
+			r.Status = st
+		case st[0] != r.Status[0] && reply != "" && reply[0] == st[0] && r.Status[0] != '2':
+			// The report's class contradicts the remote reply ("Status:
+			// 4.5.0" for "550 5.5.0 ..."): the remote server's word wins.
 			r.Status = st
 		}
+	}
+	if r.ReplyCode == "" {
+		r.ReplyCode = reply
 	}
 	if r.ReplyCode == "" {
 		r.ReplyCode = findReplyCode(r.Diagnostic)
@@ -80,6 +110,35 @@ func looksTemporary(s string) bool {
 		return false
 	}
 	return hasAnyOf(lowerASCII(s), temporaryPhrases)
+}
+
+// codePair returns the first reply code immediately followed by an
+// enhanced status code of the same class ("550 5.1.1", "550-5.1.1",
+// "421 4.2.1"), which is the remote server's own answer.
+func codePair(s string) (string, string) {
+	for i := 0; i+8 < len(s); i++ {
+		c := s[i]
+		if c != '4' && c != '5' && c != '2' {
+			continue
+		}
+		if i > 0 && (isDig(s[i-1]) || s[i-1] == '.' || isLetter(s[i-1])) {
+			continue
+		}
+		if !isDig(s[i+1]) || !isDig(s[i+2]) || (s[i+3] != ' ' && s[i+3] != '-') {
+			continue
+		}
+		j := i + 4
+		if j < len(s) && (s[j] == '#' || s[j] == '\'' || s[j] == '"') {
+			j++
+		}
+		if s[j] != c {
+			continue
+		}
+		if st := findStatus(s[j:min(len(s), j+12)]); st != "" && strings.HasPrefix(s[j:], st) {
+			return s[i : i+3], st
+		}
+	}
+	return "", ""
 }
 
 // isGenericStatus reports an X.0.0 status, which says only the class.
@@ -219,6 +278,16 @@ func cleanAddress(s string) string {
 			if strings.Contains(inner, "@") {
 				s = inner
 			}
+		}
+	}
+	if q := strings.Index(s, "\"@"); q > 0 {
+		// A quoted local part ("john..doe"@example.com) keeps its quotes.
+		if open := strings.IndexByte(s, '"'); open < q {
+			end := q + 2
+			for end < len(s) && !isAddrStop(s[end]) {
+				end++
+			}
+			return s[open:q+2] + lowerASCII(strings.TrimRight(s[q+2:end], "."))
 		}
 	}
 	s = strings.Trim(s, " \t<>\"'`()[]{},;:.")

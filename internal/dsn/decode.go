@@ -62,6 +62,78 @@ func Decode(raw []byte) ([]Result, error) {
 		return nil, &DecodeError{Part: "message", Reason: "empty input"}
 	}
 	b := normalise(raw)
+	if msgs := splitMbox(b); len(msgs) > 1 {
+		return decodeMbox(msgs)
+	}
+	return decodeOne(b)
+}
+
+// decodeMbox decodes each message of an mbox file and returns the results
+// of all of them in order; messages that are not bounces are left out
+// unless none is a bounce.
+func decodeMbox(msgs [][]byte) ([]Result, error) {
+	var all []Result
+	var firstErr error
+	for _, b := range msgs {
+		res, err := decodeOne(b)
+		if err != nil {
+			if firstErr == nil {
+				firstErr = err
+			}
+			continue
+		}
+		if len(res) == 1 && res[0].Kind == KindNotBounce {
+			continue
+		}
+		all = append(all, res...)
+	}
+	if len(all) > 0 {
+		return all, nil
+	}
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	return decodeOne(msgs[0])
+}
+
+// splitMbox splits an mbox file (messages each opened by a "From " line,
+// RFC 4155) into its messages; a single message gives one slice.
+func splitMbox(b []byte) [][]byte {
+	if !bytes.HasPrefix(b, []byte("From ")) {
+		return nil
+	}
+	var out [][]byte
+	start := 0
+	off := 0
+	for {
+		i := bytes.Index(b[off:], []byte("\nFrom "))
+		if i < 0 {
+			break
+		}
+		at := off + i + 1
+		off = at
+		// The next line must be a header field for this to open a message.
+		nl := bytes.IndexByte(b[at:], '\n')
+		if nl < 0 {
+			break
+		}
+		next := b[at+nl+1:]
+		colon := bytes.IndexByte(next, ':')
+		eol := bytes.IndexByte(next, '\n')
+		if colon <= 0 || eol >= 0 && colon > eol || !isFieldName(next[:colon]) {
+			continue
+		}
+		out = append(out, b[start:at])
+		start = at
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return append(out, b[start:])
+}
+
+// decodeOne decodes one message.
+func decodeOne(b []byte) ([]Result, error) {
 	m, err := parseMessage(b)
 	if err != nil {
 		return nil, err
@@ -122,9 +194,16 @@ func (m *message) locate(p *part) {
 			m.origPart = p
 		}
 		return
-	case strings.HasPrefix(p.ctype, "multipart/"):
+	case strings.HasPrefix(p.ctype, "multipart/") && len(p.children) > 0:
 		for _, c := range p.children {
 			m.locate(c)
+		}
+		return
+	case strings.HasPrefix(p.ctype, "multipart/"):
+		// A multipart without any delimiter line (some MTAs drop them):
+		// its body is the text.
+		if m.textPart == nil {
+			m.textPart = &part{hdr: p.hdr, body: p.body, ctype: "text/plain", encoding: p.encoding, depth: p.depth}
 		}
 		return
 	case p.ctype == "text/plain" || p.ctype == "":

@@ -62,13 +62,26 @@ type Result struct {
 	Recipient         string
 	OriginalRecipient string // Original-Recipient, RFC 3464 §2.3.1
 
-	Action string // RFC 3464 §2.3.3, lower case
+	// Action is RFC 3464 §2.3.3, lower case ("failed", "delayed", ...).
+	// A "failed" action with a 4.x.x status means the sending MTA gave up
+	// after retrying for its queue lifetime (reason expired), whatever the
+	// last temporary error was. Text formats set "failed" for their final
+	// failures and "delayed" for warnings.
+	Action string
 	// Status is the RFC 3463 enhanced status code ("5.1.1"), "" when none.
 	Status string
 	// ReplyCode is the RFC 5321 reply code ("550"), "" when none.
 	ReplyCode string
 
 	Diagnostic     string // Diagnostic-Code text (unfolded) or the text bounce's error line(s)
+	// Command is the SMTP command the remote server answered with the
+	// error: "CONN" (greeting), "HELO", "EHLO", "MAIL", "RCPT", "DATA" (the
+	// reply to the message content), "STARTTLS", or "" when the message
+	// does not say. Read from "(in reply to RCPT TO command)", "after end of
+	// data", a ">>> DATA" transcript line and the like. A "user unknown"
+	// answered to DATA is a content filter's wording (reason filtered); a
+	// refusal answered to MAIL concerns the sender (reason rejected).
+	Command string
 	DiagnosticType string // "smtp", "x-unix", ... (RFC 3464 §2.3.6)
 	RemoteMTA      string // Remote-MTA host (RFC 3464 §2.3.5), or the host named in the text
 	ReportingMTA   string // Reporting-MTA (RFC 3464 §2.2.2)

@@ -19,7 +19,7 @@ func init() {
 	})
 	register(Recogniser{
 		Name:  "rfc3464-text",
-		Order: 950,
+		Order: 30,
 		Detect: func(m *message) bool {
 			t := m.lowerText()
 			return (strings.Contains(t, "\nfinal-recipient:") || strings.Contains(t, "\noriginal-recipient:")) &&
@@ -183,7 +183,9 @@ func parseDeliveryStatus(s string) []Result {
 		if r.Recipient == "" && r.OriginalRecipient == "" && r.Status == "" && r.Action == "" {
 			continue
 		}
-		if cleanAddress(r.Recipient) == "" && r.OriginalRecipient != "" {
+		if r.OriginalRecipient != "" && (cleanAddress(r.Recipient) == "" || isRouteOrLocal(r.Recipient)) && !isRouteOrLocal(r.OriginalRecipient) {
+			// A source route ("@relay:user@host") or a host without a dot in
+			// Final-Recipient: the Original-Recipient is what was sent.
 			r.Recipient = r.OriginalRecipient
 		}
 		r.ReportingMTA = reporting
@@ -193,6 +195,17 @@ func parseDeliveryStatus(s string) []Result {
 		out = append(out, r)
 	}
 	return out
+}
+
+// isRouteOrLocal reports an address that is a source route or whose
+// domain has no dot.
+func isRouteOrLocal(a string) bool {
+	a = typedValue(a)
+	if strings.Contains(a, ":") && strings.Contains(a, "@") && strings.Index(a, "@") < strings.Index(a, ":") {
+		return true
+	}
+	at := strings.LastIndexByte(a, '@')
+	return at >= 0 && !strings.Contains(a[at:], ".")
 }
 
 // kindOfAction maps an Action (RFC 3464 §2.3.3) to a kind; without an

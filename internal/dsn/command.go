@@ -1,0 +1,136 @@
+package dsn
+
+import "strings"
+
+// The SMTP command a remote server answered with an error (Result.Command):
+// MTAs name it in words ("in reply to RCPT TO command", "after end of
+// data") or show it in a session transcript (">>> DATA" then "<<< 550 ...").
+
+// commandPhrases map lower-case phrases to the command they name, most
+// specific first.
+var commandPhrases = []struct {
+	phrase, command string
+}{
+	{"in reply to end of data command", "DATA"},
+	{"in reply to data command", "DATA"},
+	{"after end of data", "DATA"},
+	{"after data", "DATA"},
+	{"after i sent the message", "DATA"},
+	{"in reply to rcpt to command", "RCPT"},
+	{"after rcpt to", "RCPT"},
+	{"does not like recipient", "RCPT"},
+	{"most progress was rcpt to response", "RCPT"},
+	{"in reply to mail from command", "MAIL"},
+	{"after mail from", "MAIL"},
+	{"does not like sender", "MAIL"},
+	{"in reply to ehlo command", "EHLO"},
+	{"after ehlo", "EHLO"},
+	{"in reply to helo command", "HELO"},
+	{"after helo", "HELO"},
+	{"in reply to starttls command", "STARTTLS"},
+	{"after starttls", "STARTTLS"},
+	{"after initial connection", "CONN"},
+	{"in reply to initial", "CONN"},
+	{"while connected to", ""},
+	{"connected but greeting failed", "CONN"},
+	{"after pipelined data", "DATA"},
+	{"in reply to bdat command", "DATA"},
+}
+
+// commandIn returns the command a lower-case text names, or "".
+func commandIn(l string) string {
+	if l == "" {
+		return ""
+	}
+	for _, p := range commandPhrases {
+		if p.command != "" && strings.Contains(l, p.phrase) {
+			return p.command
+		}
+	}
+	return ""
+}
+
+// transcriptCommand reads a session transcript (">>> CMD" lines followed by
+// "<<< 5xx" replies, as Sendmail and others print it) and returns the
+// command that drew the first error reply concerning rcpt (lower case; any
+// error when rcpt is "" or not named).
+func transcriptCommand(l, rcpt string) string {
+	if !strings.Contains(l, ">>> ") {
+		return ""
+	}
+	last, first := "", ""
+	it := lineIter{s: l}
+	for {
+		line, _, ok := it.next()
+		if !ok {
+			break
+		}
+		t := strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(t, ">>> "):
+			last = smtpVerb(t[4:])
+		case strings.HasPrefix(t, "<<< ") && len(t) > 5 && (t[4] == '4' || t[4] == '5'):
+			if last == "" {
+				continue
+			}
+			if rcpt != "" && strings.Contains(t, rcpt) {
+				return last
+			}
+			if first == "" {
+				first = last
+			}
+		}
+	}
+	return first
+}
+
+// smtpVerb maps the start of an SMTP command line to its verb.
+func smtpVerb(s string) string {
+	switch {
+	case strings.HasPrefix(s, "rcpt"):
+		return "RCPT"
+	case strings.HasPrefix(s, "mail"):
+		return "MAIL"
+	case strings.HasPrefix(s, "data"), strings.HasPrefix(s, "bdat"), s == ".", strings.HasPrefix(s, "(end of data)"):
+		return "DATA"
+	case strings.HasPrefix(s, "ehlo"):
+		return "EHLO"
+	case strings.HasPrefix(s, "helo"):
+		return "HELO"
+	case strings.HasPrefix(s, "starttls"):
+		return "STARTTLS"
+	}
+	return ""
+}
+
+// commandOf finds the command for result r of message m: in the
+// diagnostic, else in the transcript, else in the text around the
+// recipient's address, else anywhere in a single-recipient text.
+func commandOf(m *message, r *Result, single bool) string {
+	if c := commandIn(lowerASCII(r.Diagnostic)); c != "" {
+		return c
+	}
+	t := m.lowerText()
+	if t == "" {
+		return ""
+	}
+	if m.origOffset > 0 && m.origOffset < len(t) {
+		t = t[:m.origOffset]
+	}
+	rcpt := lowerASCII(r.Recipient)
+	if c := transcriptCommand(t, rcpt); c != "" {
+		return c
+	}
+	if rcpt != "" {
+		if i := strings.Index(t, rcpt); i >= 0 {
+			end := min(len(t), i+600)
+			if c := commandIn(collapseSpace(t[i:end])); c != "" {
+				return c
+			}
+		}
+	}
+	if single {
+		return commandIn(collapseSpace(t))
+	}
+	return ""
+}
