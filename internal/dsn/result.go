@@ -73,7 +73,7 @@ type Result struct {
 	// ReplyCode is the RFC 5321 reply code ("550"), "" when none.
 	ReplyCode string
 
-	Diagnostic     string // Diagnostic-Code text (unfolded) or the text bounce's error line(s)
+	Diagnostic string // Diagnostic-Code text (unfolded) or the text bounce's error line(s)
 	// Command is the SMTP command the remote server answered with the
 	// error: "CONN" (greeting), "HELO", "EHLO", "MAIL", "RCPT", "DATA" (the
 	// reply to the message content), "STARTTLS", or "" when the message
@@ -81,7 +81,7 @@ type Result struct {
 	// data", a ">>> DATA" transcript line and the like. A "user unknown"
 	// answered to DATA is a content filter's wording (reason filtered); a
 	// refusal answered to MAIL concerns the sender (reason rejected).
-	Command string
+	Command        string
 	DiagnosticType string // "smtp", "x-unix", ... (RFC 3464 §2.3.6)
 	RemoteMTA      string // Remote-MTA host (RFC 3464 §2.3.5), or the host named in the text
 	ReportingMTA   string // Reporting-MTA (RFC 3464 §2.2.2)
