@@ -107,9 +107,13 @@ type textFormat struct {
 	hint string
 
 	// Meaning.
-	hints   []phraseHint // fixed sentences → reason
-	soft    bool         // the format reports a temporary failure (default permanent)
-	delayed []string     // phrases marking the message as a delay notice (kind delayed)
+	// softExpiry: a give-up notice whose only cause is the queue lifetime
+	// (hint "expired") reports a temporary condition unless the text
+	// says the error is permanent.
+	softExpiry bool
+	hints      []phraseHint // fixed sentences → reason
+	soft       bool         // the format reports a temporary failure (default permanent)
+	delayed    []string     // phrases marking the message as a delay notice (kind delayed)
 
 	// parse replaces the line walk for formats that need it; it returns
 	// the recipients with Recipient and Diagnostic (and optionally Status,
@@ -226,8 +230,12 @@ func (f *textFormat) run(h textHeader, body string) []Result {
 	}
 	rs = mergeEmbeddedDS(body, rs)
 	delayed := containsAny(section, f.delayed)
+	permanent := !f.softExpiry || strings.Contains(body, "permanent error")
 	for i := range rs {
 		f.finish(&rs[i], delayed)
+		if !permanent && rs[i].Hint == "expired" && rs[i].Status == "5.0.0" && rs[i].ReplyCode == "" {
+			rs[i].Status = "4.0.0"
+		}
 	}
 	return rs
 }

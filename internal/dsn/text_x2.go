@@ -25,9 +25,11 @@ var x2Format = &textFormat{
 }
 
 var x3Format = &textFormat{
-	name:    "x3",
-	bodyHas: []string{"Delivery to the following recipients failed permanently:", "Delivery to the following recipients was aborted"},
-	start:   []string{"Delivery to the following recipients"},
+	name: "x3",
+	// "Delevery" is the appliance's own misspelling in some versions.
+	fromHas: []string{"mail.delivery.system@"},
+	bodyHas: []string{"to the following recipients failed permanently:", "to the following recipients was aborted"},
+	start:   []string{"to the following recipients"},
 	rcpt:    rcptRule{prefixes: []string{"* "}},
 	skip:    []string{"=====", "Technical details:"},
 }
