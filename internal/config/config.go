@@ -303,6 +303,9 @@ func (c *Config) LogValue() slog.Value {
 	var attrs []slog.Attr
 	for _, f := range fields() {
 		val := v.FieldByName(f.goName).Interface()
+		if d, ok := val.(time.Duration); ok {
+			val = d.String()
+		}
 		switch f.secret {
 		case "url":
 			val = redactURL(fmt.Sprint(val))

@@ -157,7 +157,8 @@ func TestSecretsHiddenInErrorsAndLogs(t *testing.T) {
 			t.Errorf("log line shows secret %q: %s", secret, out)
 		}
 	}
-	if !strings.Contains(out, "config.SECRET_KEYS=\"key ids k1\"") || !strings.Contains(out, "config.API_ADDR=127.0.0.1:8080") {
+	if !strings.Contains(out, "config.SECRET_KEYS=\"key ids k1\"") || !strings.Contains(out, "config.API_ADDR=127.0.0.1:8080") ||
+		!strings.Contains(out, "config.SYNC_INTERVAL=5m0s") {
 		t.Errorf("log line lacks settings: %s", out)
 	}
 }

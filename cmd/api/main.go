@@ -1,0 +1,104 @@
+// Command api serves Rebound's REST API (Echo) on API_ADDR, with /healthz and
+// /readyz for the orchestrator, JSON logs on stdout, and a graceful shutdown
+// on SIGTERM or SIGINT. It refuses to start on an outdated schema: run
+// `rebound migrate up` first. Settings: see internal/config.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/rebound-hq/rebound/internal/api"
+	"github.com/rebound-hq/rebound/internal/config"
+	"github.com/rebound-hq/rebound/internal/logging"
+	"github.com/rebound-hq/rebound/internal/store"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx)
+	stop()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "api:", err)
+		os.Exit(1)
+	}
+}
+
+// run starts the server and returns when ctx is cancelled (after a graceful
+// shutdown) or when the server cannot start or fails.
+func run(ctx context.Context) error {
+	cfg, err := config.Load()
+	if err != nil {
+		return err
+	}
+	log, err := logging.New(os.Stdout, cfg.LogLevel, cfg.LogFormat)
+	if err != nil {
+		return err
+	}
+	slog.SetDefault(log)
+	log.Info("api: starting", "config", cfg)
+	if cfg.UsesDevSecretKey() {
+		log.Warn("api: SECRET_KEYS is the built-in development key; set your own keys outside development")
+	}
+
+	db, err := store.Open(ctx, cfg.DatabaseURL, store.OpenOptions{MaxConns: cfg.DatabaseMaxConns})
+	if err != nil {
+		return err
+	}
+	sqlDB, err := db.DB()
+	if err != nil {
+		return err
+	}
+	defer sqlDB.Close()
+	if err := store.CheckSchema(ctx, db); err != nil {
+		return err
+	}
+	redisOpts, err := redis.ParseURL(cfg.RedisURL)
+	if err != nil {
+		return fmt.Errorf("REDIS_URL: %w", err)
+	}
+	rdb := redis.NewClient(redisOpts)
+	defer rdb.Close()
+
+	e := api.New(log, []api.ReadyCheck{api.PostgresCheck(db), api.RedisCheck(rdb)}, nil)
+	srv := &http.Server{
+		Handler:           e,
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	ln, err := net.Listen("tcp", cfg.APIAddr)
+	if err != nil {
+		return fmt.Errorf("listen on API_ADDR %s: %w", cfg.APIAddr, err)
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	log.Info("api: listening", "addr", ln.Addr().String())
+
+	select {
+	case err := <-served:
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	log.Info("api: shutting down", "timeout", cfg.ShutdownTimeout)
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	if err := <-served; !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("serve: %w", err)
+	}
+	log.Info("api: stopped")
+	return nil
+}

@@ -1,0 +1,105 @@
+package main
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rebound-hq/rebound/internal/dbtest"
+)
+
+func testRedisURL(t *testing.T) string {
+	t.Helper()
+	if u := os.Getenv("REBOUND_TEST_REDIS_URL"); u != "" {
+		return u
+	}
+	if u := os.Getenv("REDIS_URL"); u != "" {
+		return u
+	}
+	if testing.Short() {
+		t.Skip("REBOUND_TEST_REDIS_URL not set; skipped in -short mode")
+	}
+	t.Fatal("neither REBOUND_TEST_REDIS_URL nor REDIS_URL is set: run make test (starts Redis)")
+	return ""
+}
+
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().String()
+}
+
+// TestRunServesAndShutsDown starts the real server, waits for /readyz, then
+// cancels its context (as SIGTERM does) and expects a clean return.
+func TestRunServesAndShutsDown(t *testing.T) {
+	addr := freeAddr(t)
+	t.Setenv("DATABASE_URL", dbtest.NewURL(t))
+	t.Setenv("REDIS_URL", testRedisURL(t))
+	t.Setenv("API_ADDR", addr)
+	t.Setenv("LOG_LEVEL", "warn")
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- run(ctx) }()
+
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		res, err := http.Get("http://" + addr + "/readyz")
+		if err == nil {
+			res.Body.Close()
+			if res.StatusCode == http.StatusOK {
+				break
+			}
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("run returned early: %v", err)
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("server not ready: %v", err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("run after cancel = %v, want nil", err)
+		}
+	case <-time.After(25 * time.Second):
+		t.Fatal("run did not return after cancel")
+	}
+	if _, err := http.Get("http://" + addr + "/healthz"); err == nil {
+		t.Error("server still answers after shutdown")
+	}
+}
+
+func TestRunRefusesOutdatedSchema(t *testing.T) {
+	t.Setenv("DATABASE_URL", dbtest.NewEmptyURL(t))
+	t.Setenv("REDIS_URL", testRedisURL(t))
+	t.Setenv("API_ADDR", freeAddr(t))
+	t.Setenv("LOG_LEVEL", "error")
+	err := run(context.Background())
+	if err == nil || !strings.Contains(err.Error(), "outdated") {
+		t.Errorf("run on an unmigrated database = %v, want an outdated-schema error", err)
+	}
+}
+
+func TestRunRejectsBadConfig(t *testing.T) {
+	t.Setenv("API_ADDR", "no-port")
+	err := run(context.Background())
+	if err == nil || !strings.Contains(err.Error(), "API_ADDR") {
+		t.Errorf("run with a bad API_ADDR = %v", err)
+	}
+}
