@@ -290,7 +290,8 @@ CREATE TABLE policy_settings (
 --   bounced         kind bounce (hard + soft)
 --   hard, soft      kind bounce by class
 --   complaints, auto_replies, delayed, delivered   by kind
---   leads_bounced   leads whose first bounce-kind event this was
+--   leads_bounced   leads with at least one bounce-kind event (campaign
+--                   counters only: leads.bounce_count going 0 -> 1 adds one)
 -- campaign_id 0 holds the workspace's unmatched events (no FK on purpose).
 -- Workspace-wide figures are sums over campaign rows.
 CREATE TABLE report_campaign_counters (
@@ -326,7 +327,6 @@ CREATE TABLE report_dimension_counters (
     auto_replies   bigint NOT NULL DEFAULT 0,
     delayed        bigint NOT NULL DEFAULT 0,
     delivered      bigint NOT NULL DEFAULT 0,
-    leads_bounced  bigint NOT NULL DEFAULT 0,
     PRIMARY KEY (workspace_id, campaign_id, dimension, value)
 );
 
@@ -339,7 +339,6 @@ CREATE TABLE report_label_counters (
     label          text   NOT NULL,
     class          text   NOT NULL,
     code           text   NOT NULL,
-    code_entry_id  text   NOT NULL DEFAULT '',
     events         bigint NOT NULL DEFAULT 0,
     PRIMARY KEY (workspace_id, campaign_id, label, class, code)
 );
@@ -360,7 +359,6 @@ CREATE TABLE report_period_counters (
     auto_replies   bigint NOT NULL DEFAULT 0,
     delayed        bigint NOT NULL DEFAULT 0,
     delivered      bigint NOT NULL DEFAULT 0,
-    leads_bounced  bigint NOT NULL DEFAULT 0,
     PRIMARY KEY (workspace_id, campaign_id, period_start),
     CONSTRAINT report_period_counters_aligned
         CHECK (date_bin('15 minutes', period_start, timestamptz '2000-01-01 00:00:00+00') = period_start)

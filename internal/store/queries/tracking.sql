@@ -1,0 +1,255 @@
+-- Named queries of internal/tracking's recording transaction. Bulk inputs
+-- arrive as one jsonb array of objects (jsonb_to_recordset) or as arrays, so
+-- a batch costs a fixed number of round trips whatever its size.
+
+-- name: lock-workspace
+-- Serialises recording, sent registration and reprocessing within one
+-- workspace for the rest of the transaction (classid 0x52425452 "RBTR",
+-- objid = workspace id modulo 2^31).
+SELECT pg_advisory_xact_lock(1380078674, ($1::bigint % 2147483647)::int);
+
+-- name: insert-raw-messages
+-- Stores new messages; a message whose dedupe hash the workspace already
+-- holds is skipped and not returned.
+INSERT INTO raw_messages (workspace_id, dedupe_hash, content, size, mailbox_id, folder,
+                          uidvalidity, uid, received_at, decode_status, decode_error, result_count)
+SELECT $1, decode(r.hash, 'hex'), decode(r.content, 'base64'), r.size, NULLIF(r.mailbox_id, 0), r.folder,
+       r.uidvalidity, r.uid, r.received_at, r.decode_status, r.decode_error, r.result_count
+FROM jsonb_to_recordset($2::jsonb) AS r(hash text, content text, size int, mailbox_id bigint, folder text,
+                                        uidvalidity bigint, uid bigint, received_at timestamptz,
+                                        decode_status text, decode_error text, result_count int)
+ON CONFLICT (workspace_id, dedupe_hash) DO NOTHING
+RETURNING id, encode(dedupe_hash, 'hex');
+
+-- name: find-raw-messages
+SELECT id, encode(dedupe_hash, 'hex'), decode_status, decode_error
+FROM raw_messages
+WHERE workspace_id = $1 AND dedupe_hash = ANY ($2::bytea[]);
+
+-- name: policy-settings
+SELECT soft_bounce_limit, backoff_base_seconds, backoff_cap_seconds, stop_on_hard,
+       suppress_on_address_invalid, suppress_on_complaint, suppress_on_any_hard
+FROM policy_settings
+WHERE workspace_id = $1;
+
+-- name: campaigns-by-id
+SELECT id, COALESCE(external_id, '')
+FROM campaigns
+WHERE workspace_id = $1 AND id = ANY ($2::bigint[]);
+
+-- name: campaigns-by-external-id
+SELECT id, external_id
+FROM campaigns
+WHERE workspace_id = $1 AND external_id = ANY ($2::text[]);
+
+-- name: leads-by-id
+SELECT id, campaign_id, email
+FROM leads
+WHERE workspace_id = $1 AND id = ANY ($2::bigint[]);
+
+-- name: leads-by-external-id
+-- $2, $3: parallel arrays of campaign IDs and lead external IDs.
+SELECT l.id, l.campaign_id, l.external_id
+FROM leads l
+JOIN unnest($2::bigint[], $3::text[]) AS k(campaign_id, external_id)
+  ON l.campaign_id = k.campaign_id AND l.external_id = k.external_id
+WHERE l.workspace_id = $1;
+
+-- name: leads-by-campaign-email
+-- $2, $3: parallel arrays of campaign IDs and lower-case addresses.
+SELECT l.id, l.campaign_id, l.email
+FROM leads l
+JOIN unnest($2::bigint[], $3::text[]) AS k(campaign_id, email)
+  ON l.campaign_id = k.campaign_id AND l.email = k.email
+WHERE l.workspace_id = $1;
+
+-- name: sent-by-message-id
+SELECT id, campaign_id, lead_id, COALESCE(mailbox_id, 0), message_id
+FROM sent_messages
+WHERE workspace_id = $1 AND message_id = ANY ($2::text[]);
+
+-- name: sent-by-verp-token
+SELECT id, campaign_id, lead_id, COALESCE(mailbox_id, 0), verp_token
+FROM sent_messages
+WHERE workspace_id = $1 AND verp_token = ANY ($2::text[]);
+
+-- name: active-leads-by-email
+-- Matching rule 4: per address, the active lead most recently sent to.
+SELECT DISTINCT ON (email) id, campaign_id, email
+FROM leads
+WHERE workspace_id = $1 AND email = ANY ($2::text[]) AND status = 'active'
+ORDER BY email, last_sent_at DESC NULLS LAST, id DESC;
+
+-- name: lock-leads
+SELECT id, campaign_id, email, status, consecutive_soft_bounces, retry_after, stop_reason,
+       stopped_at, bounce_count, last_sent_at, last_event_at
+FROM leads
+WHERE workspace_id = $1 AND id = ANY ($2::bigint[])
+ORDER BY id
+FOR UPDATE;
+
+-- name: insert-bounce-events
+INSERT INTO bounce_events (workspace_id, raw_message_id, result_index, kind, class, reason, label,
+                           address_invalid, status, reply_code, code_entry_id, diagnostic, remote_mta,
+                           reporting_mta, provider, feedback_type, format, recipient,
+                           original_message_id, matched_by, campaign_id, lead_id, sent_message_id,
+                           sending_mailbox_id, occurred_at, updated_at)
+SELECT $1, e.raw_message_id, e.result_index, e.kind, NULLIF(e.class, ''), e.reason, e.label,
+       e.address_invalid, e.status, e.reply_code, e.code_entry_id, e.diagnostic, e.remote_mta,
+       e.reporting_mta, e.provider, e.feedback_type, e.format, e.recipient,
+       e.original_message_id, NULLIF(e.matched_by, ''), NULLIF(e.campaign_id, 0), NULLIF(e.lead_id, 0),
+       NULLIF(e.sent_message_id, 0), NULLIF(e.sending_mailbox_id, 0), e.occurred_at, $3
+FROM jsonb_to_recordset($2::jsonb) AS e(raw_message_id bigint, result_index int, kind text, class text,
+                                        reason text, label text, address_invalid boolean, status text,
+                                        reply_code text, code_entry_id text, diagnostic text,
+                                        remote_mta text, reporting_mta text, provider text,
+                                        feedback_type text, format text, recipient text,
+                                        original_message_id text, matched_by text, campaign_id bigint,
+                                        lead_id bigint, sent_message_id bigint,
+                                        sending_mailbox_id bigint, occurred_at timestamptz)
+ON CONFLICT (workspace_id, raw_message_id, result_index) DO NOTHING
+RETURNING id, raw_message_id, result_index;
+
+-- name: update-bounce-events
+-- Reprocessing: rewrite events in place (their IDs stay stable).
+UPDATE bounce_events b
+SET kind = e.kind, class = NULLIF(e.class, ''), reason = e.reason, label = e.label,
+    address_invalid = e.address_invalid, status = e.status, reply_code = e.reply_code,
+    code_entry_id = e.code_entry_id, diagnostic = e.diagnostic, remote_mta = e.remote_mta,
+    reporting_mta = e.reporting_mta, provider = e.provider, feedback_type = e.feedback_type,
+    format = e.format, recipient = e.recipient, original_message_id = e.original_message_id,
+    matched_by = NULLIF(e.matched_by, ''), campaign_id = NULLIF(e.campaign_id, 0),
+    lead_id = NULLIF(e.lead_id, 0), sent_message_id = NULLIF(e.sent_message_id, 0),
+    sending_mailbox_id = NULLIF(e.sending_mailbox_id, 0), occurred_at = e.occurred_at, updated_at = $3
+FROM jsonb_to_recordset($2::jsonb) AS e(id bigint, kind text, class text,
+                                        reason text, label text, address_invalid boolean, status text,
+                                        reply_code text, code_entry_id text, diagnostic text,
+                                        remote_mta text, reporting_mta text, provider text,
+                                        feedback_type text, format text, recipient text,
+                                        original_message_id text, matched_by text, campaign_id bigint,
+                                        lead_id bigint, sent_message_id bigint,
+                                        sending_mailbox_id bigint, occurred_at timestamptz)
+WHERE b.workspace_id = $1 AND b.id = e.id;
+
+-- name: delete-bounce-events
+DELETE FROM bounce_events WHERE workspace_id = $1 AND id = ANY ($2::bigint[]);
+
+-- name: delete-event-activities
+DELETE FROM lead_activities WHERE workspace_id = $1 AND bounce_event_id = ANY ($2::bigint[]);
+
+-- name: delete-event-suppressions
+-- Suppressions a bounce or complaint event created (manual ones stay).
+DELETE FROM suppressions
+WHERE workspace_id = $1 AND source_event_id = ANY ($2::bigint[]) AND source IN ('bounce', 'complaint');
+
+-- name: insert-lead-activities
+INSERT INTO lead_activities (workspace_id, lead_id, campaign_id, activity, bounce_event_id,
+                             sent_message_id, summary, effect, occurred_at)
+SELECT $1, a.lead_id, a.campaign_id, a.activity, NULLIF(a.bounce_event_id, 0),
+       NULLIF(a.sent_message_id, 0), a.summary, a.effect, a.occurred_at
+FROM jsonb_to_recordset($2::jsonb) AS a(lead_id bigint, campaign_id bigint, activity text,
+                                        bounce_event_id bigint, sent_message_id bigint, summary text,
+                                        effect text, occurred_at timestamptz);
+
+-- name: update-leads
+UPDATE leads l
+SET status = u.status, consecutive_soft_bounces = u.consecutive_soft_bounces,
+    retry_after = u.retry_after, stop_reason = u.stop_reason, stopped_at = u.stopped_at,
+    bounce_count = u.bounce_count, last_sent_at = u.last_sent_at, last_event_at = u.last_event_at,
+    updated_at = $3
+FROM jsonb_to_recordset($2::jsonb) AS u(id bigint, status text, consecutive_soft_bounces int,
+                                        retry_after timestamptz, stop_reason text,
+                                        stopped_at timestamptz, bounce_count int,
+                                        last_sent_at timestamptz, last_event_at timestamptz)
+WHERE l.workspace_id = $1 AND l.id = u.id;
+
+-- name: insert-suppressions
+-- The first reason an address was suppressed for is kept.
+INSERT INTO suppressions (workspace_id, email, reason, source, source_event_id)
+SELECT $1, s.email, s.reason, s.source, NULLIF(s.source_event_id, 0)
+FROM jsonb_to_recordset($2::jsonb) AS s(email text, reason text, source text, source_event_id bigint)
+ON CONFLICT (workspace_id, email) DO NOTHING;
+
+-- name: raise-deliverability-signals
+UPDATE campaigns c
+SET deliverability_signal_at = s.at, deliverability_signal_label = s.label, updated_at = $3
+FROM jsonb_to_recordset($2::jsonb) AS s(campaign_id bigint, at timestamptz, label text)
+WHERE c.workspace_id = $1 AND c.id = s.campaign_id
+  AND (c.deliverability_signal_at IS NULL OR c.deliverability_signal_at <= s.at);
+
+-- name: upsert-checkpoint
+-- Advances a folder checkpoint: within one UIDVALIDITY the last UID only
+-- grows; a new UIDVALIDITY replaces both. The workspace comes from the mailbox
+-- (no row when the mailbox does not exist).
+INSERT INTO mailbox_folders (workspace_id, mailbox_id, name, uidvalidity, last_uid, updated_at)
+SELECT m.workspace_id, m.id, $2, $3, $4, $5
+FROM mailboxes m
+WHERE m.id = $1
+ON CONFLICT (mailbox_id, name) DO UPDATE
+SET last_uid = CASE WHEN mailbox_folders.uidvalidity = EXCLUDED.uidvalidity
+                    THEN GREATEST(mailbox_folders.last_uid, EXCLUDED.last_uid)
+                    ELSE EXCLUDED.last_uid END,
+    uidvalidity = EXCLUDED.uidvalidity,
+    updated_at = EXCLUDED.updated_at;
+
+-- name: add-mailbox-stats
+UPDATE mailboxes
+SET messages_seen = messages_seen + $3, bounces_recorded = bounces_recorded + $4
+WHERE workspace_id = $1 AND id = $2;
+
+-- name: insert-sent-messages
+INSERT INTO sent_messages (workspace_id, campaign_id, lead_id, mailbox_id, message_id, verp_token,
+                           recipient, provider, sent_at)
+SELECT $1, s.campaign_id, s.lead_id, NULLIF(s.mailbox_id, 0), s.message_id, NULLIF(s.verp_token, ''),
+       s.recipient, s.provider, s.sent_at
+FROM jsonb_to_recordset($2::jsonb) AS s(campaign_id bigint, lead_id bigint, mailbox_id bigint,
+                                        message_id text, verp_token text, recipient text,
+                                        provider text, sent_at timestamptz)
+ON CONFLICT (workspace_id, message_id) DO NOTHING
+RETURNING id, message_id;
+
+-- name: lead-history-events
+-- Reprocessing: every event of the given leads, in the order the policy
+-- replays them.
+SELECT id, lead_id, kind, COALESCE(class, ''), address_invalid, occurred_at
+FROM bounce_events
+WHERE workspace_id = $1 AND lead_id = ANY ($2::bigint[])
+ORDER BY lead_id, occurred_at, id;
+
+-- name: lead-history-sent
+SELECT lead_id, sent_at
+FROM sent_messages
+WHERE workspace_id = $1 AND lead_id = ANY ($2::bigint[])
+ORDER BY lead_id, sent_at, id;
+
+-- name: reprocess-candidates
+-- Keyset page of stored messages received at or after $1, after ($2, $3).
+SELECT id, workspace_id, received_at
+FROM raw_messages
+WHERE received_at >= $1 AND (received_at, id) > ($2, $3)
+ORDER BY received_at, id
+LIMIT $4;
+
+-- name: lock-raw-messages
+SELECT id, content, COALESCE(mailbox_id, 0), received_at, decode_status, decode_error
+FROM raw_messages
+WHERE workspace_id = $1 AND id = ANY ($2::bigint[])
+ORDER BY id
+FOR UPDATE;
+
+-- name: events-of-raw-messages
+SELECT id, raw_message_id, result_index, kind, COALESCE(class, ''), reason, label, address_invalid,
+       status, reply_code, code_entry_id, diagnostic, remote_mta, reporting_mta, provider,
+       feedback_type, format, recipient, original_message_id, COALESCE(matched_by, ''),
+       COALESCE(campaign_id, 0), COALESCE(lead_id, 0), COALESCE(sent_message_id, 0),
+       COALESCE(sending_mailbox_id, 0), occurred_at
+FROM bounce_events
+WHERE workspace_id = $1 AND raw_message_id = ANY ($2::bigint[])
+ORDER BY raw_message_id, result_index;
+
+-- name: update-raw-decode
+UPDATE raw_messages r
+SET decode_status = u.decode_status, decode_error = u.decode_error, result_count = u.result_count,
+    reprocessed_at = $3
+FROM jsonb_to_recordset($2::jsonb) AS u(id bigint, decode_status text, decode_error text, result_count int)
+WHERE r.workspace_id = $1 AND r.id = u.id;

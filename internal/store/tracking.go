@@ -1,0 +1,693 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"gorm.io/gorm"
+)
+
+// Functions of this file serve internal/tracking's recording transaction.
+// Bulk inputs travel as one jsonb parameter; the row types below carry json
+// tags only for that purpose (they are query parameters, not API shapes).
+
+// bulk encodes rows as the jsonb parameter of a named bulk query.
+func bulk(name string, rows any) (string, error) {
+	b, err := json.Marshal(rows)
+	if err != nil {
+		return "", fmt.Errorf("store: %s: encode rows: %w", name, err)
+	}
+	return string(b), nil
+}
+
+// LockWorkspace takes the workspace's recording lock until the end of the
+// transaction db: recording, sent registration and reprocessing of one
+// workspace run one at a time (other workspaces are not affected).
+func LockWorkspace(ctx context.Context, db *gorm.DB, workspaceID int64) error {
+	_, err := execNamed(ctx, db, "lock-workspace", workspaceID)
+	return err
+}
+
+// RawInsert is one new message for InsertRawMessages. Hash is the hex
+// SHA-256 dedupe hash; Content the gzip-compressed bytes.
+type RawInsert struct {
+	Hash         string    `json:"hash"`
+	Content      []byte    `json:"content"` // base64 in JSON, decoded by the query
+	Size         int       `json:"size"`
+	MailboxID    int64     `json:"mailbox_id"`
+	Folder       string    `json:"folder"`
+	UIDValidity  int64     `json:"uidvalidity"`
+	UID          int64     `json:"uid"`
+	ReceivedAt   time.Time `json:"received_at"`
+	DecodeStatus string    `json:"decode_status"`
+	DecodeError  string    `json:"decode_error"`
+	ResultCount  int       `json:"result_count"`
+}
+
+// InsertRawMessages stores rows not yet held by the workspace and returns
+// the new row IDs keyed by hex hash; rows whose hash already exists are
+// absent from the map (duplicates). The hashes of rows must be distinct.
+func InsertRawMessages(ctx context.Context, db *gorm.DB, workspaceID int64, rows []RawInsert) (map[string]int64, error) {
+	out := make(map[string]int64, len(rows))
+	if len(rows) == 0 {
+		return out, nil
+	}
+	const name = "insert-raw-messages"
+	payload, err := bulk(name, rows)
+	if err != nil {
+		return nil, err
+	}
+	err = queryNamed(ctx, db, name, func(r *sql.Rows) error {
+		var id int64
+		var h string
+		if err := r.Scan(&id, &h); err != nil {
+			return err
+		}
+		out[h] = id
+		return nil
+	}, workspaceID, payload)
+	return out, err
+}
+
+// RawRef identifies a stored message and its decode state.
+type RawRef struct {
+	ID           int64
+	DecodeStatus string
+	DecodeError  string
+}
+
+// FindRawMessages returns the stored messages of the workspace with the
+// given hex hashes, keyed by hex hash.
+func FindRawMessages(ctx context.Context, db *gorm.DB, workspaceID int64, hexHashes []string) (map[string]RawRef, error) {
+	out := make(map[string]RawRef, len(hexHashes))
+	if len(hexHashes) == 0 {
+		return out, nil
+	}
+	hashes := make([][]byte, 0, len(hexHashes))
+	for _, h := range hexHashes {
+		b, err := hex.DecodeString(h)
+		if err != nil {
+			return nil, fmt.Errorf("store: find raw messages: hash %q: %w", h, err)
+		}
+		hashes = append(hashes, b)
+	}
+	err := queryNamed(ctx, db, "find-raw-messages", func(r *sql.Rows) error {
+		var ref RawRef
+		var h string
+		if err := r.Scan(&ref.ID, &h, &ref.DecodeStatus, &ref.DecodeError); err != nil {
+			return err
+		}
+		out[h] = ref
+		return nil
+	}, workspaceID, hashes)
+	return out, err
+}
+
+// GetPolicySettings returns the workspace's policy overrides; a workspace
+// without a row gets the zero value (every default kept).
+func GetPolicySettings(ctx context.Context, db *gorm.DB, workspaceID int64) (PolicySettings, error) {
+	var ps PolicySettings
+	err := db.WithContext(ctx).Where("workspace_id = ?", workspaceID).Take(&ps).Error
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return PolicySettings{WorkspaceID: workspaceID}, nil
+	}
+	return ps, Translate("get policy settings", err)
+}
+
+// SavePolicySettings creates or replaces the workspace's policy overrides.
+func SavePolicySettings(ctx context.Context, db *gorm.DB, workspaceID int64, ps PolicySettings) error {
+	ps.WorkspaceID = workspaceID
+	return Translate("save policy settings", db.WithContext(ctx).Save(&ps).Error)
+}
+
+// CampaignsByID returns which of ids are campaigns of the workspace.
+func CampaignsByID(ctx context.Context, db *gorm.DB, workspaceID int64, ids []int64) (map[int64]bool, error) {
+	out := map[int64]bool{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	err := queryNamed(ctx, db, "campaigns-by-id", func(r *sql.Rows) error {
+		var id int64
+		var ext string
+		if err := r.Scan(&id, &ext); err != nil {
+			return err
+		}
+		out[id] = true
+		return nil
+	}, workspaceID, ids)
+	return out, err
+}
+
+// CampaignsByExternalID maps external IDs to campaign IDs of the workspace.
+func CampaignsByExternalID(ctx context.Context, db *gorm.DB, workspaceID int64, ext []string) (map[string]int64, error) {
+	out := map[string]int64{}
+	if len(ext) == 0 {
+		return out, nil
+	}
+	err := queryNamed(ctx, db, "campaigns-by-external-id", func(r *sql.Rows) error {
+		var id int64
+		var e string
+		if err := r.Scan(&id, &e); err != nil {
+			return err
+		}
+		out[e] = id
+		return nil
+	}, workspaceID, ext)
+	return out, err
+}
+
+// LeadRef is a lead found by matching.
+type LeadRef struct {
+	ID         int64
+	CampaignID int64
+	Email      string
+}
+
+// CampaignKey is a (campaign, text) pair: a lead external ID or address
+// within one campaign.
+type CampaignKey struct {
+	CampaignID int64
+	Value      string
+}
+
+// LeadsByID returns the workspace's leads among ids.
+func LeadsByID(ctx context.Context, db *gorm.DB, workspaceID int64, ids []int64) (map[int64]LeadRef, error) {
+	out := map[int64]LeadRef{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	err := queryNamed(ctx, db, "leads-by-id", func(r *sql.Rows) error {
+		var l LeadRef
+		if err := r.Scan(&l.ID, &l.CampaignID, &l.Email); err != nil {
+			return err
+		}
+		out[l.ID] = l
+		return nil
+	}, workspaceID, ids)
+	return out, err
+}
+
+func leadsByCampaignKey(ctx context.Context, db *gorm.DB, name string, workspaceID int64, keys []CampaignKey) (map[CampaignKey]LeadRef, error) {
+	out := map[CampaignKey]LeadRef{}
+	if len(keys) == 0 {
+		return out, nil
+	}
+	camp := make([]int64, len(keys))
+	vals := make([]string, len(keys))
+	for i, k := range keys {
+		camp[i], vals[i] = k.CampaignID, k.Value
+	}
+	err := queryNamed(ctx, db, name, func(r *sql.Rows) error {
+		var l LeadRef
+		var v string
+		if err := r.Scan(&l.ID, &l.CampaignID, &v); err != nil {
+			return err
+		}
+		out[CampaignKey{l.CampaignID, v}] = l
+		return nil
+	}, workspaceID, camp, vals)
+	return out, err
+}
+
+// LeadsByExternalID finds leads by (campaign, lead external ID).
+func LeadsByExternalID(ctx context.Context, db *gorm.DB, workspaceID int64, keys []CampaignKey) (map[CampaignKey]LeadRef, error) {
+	return leadsByCampaignKey(ctx, db, "leads-by-external-id", workspaceID, keys)
+}
+
+// LeadsByCampaignEmail finds leads by (campaign, lower-case address).
+func LeadsByCampaignEmail(ctx context.Context, db *gorm.DB, workspaceID int64, keys []CampaignKey) (map[CampaignKey]LeadRef, error) {
+	m, err := leadsByCampaignKey(ctx, db, "leads-by-campaign-email", workspaceID, keys)
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// SentRef is a registered sent message found by matching.
+type SentRef struct {
+	ID         int64
+	CampaignID int64
+	LeadID     int64
+	MailboxID  int64 // 0 when unknown
+}
+
+func sentBy(ctx context.Context, db *gorm.DB, name string, workspaceID int64, keys []string) (map[string]SentRef, error) {
+	out := map[string]SentRef{}
+	if len(keys) == 0 {
+		return out, nil
+	}
+	err := queryNamed(ctx, db, name, func(r *sql.Rows) error {
+		var s SentRef
+		var k string
+		if err := r.Scan(&s.ID, &s.CampaignID, &s.LeadID, &s.MailboxID, &k); err != nil {
+			return err
+		}
+		out[k] = s
+		return nil
+	}, workspaceID, keys)
+	return out, err
+}
+
+// SentByMessageID finds sent messages by Message-ID (no angle brackets).
+func SentByMessageID(ctx context.Context, db *gorm.DB, workspaceID int64, ids []string) (map[string]SentRef, error) {
+	return sentBy(ctx, db, "sent-by-message-id", workspaceID, ids)
+}
+
+// SentByVERPToken finds sent messages by VERP token.
+func SentByVERPToken(ctx context.Context, db *gorm.DB, workspaceID int64, tokens []string) (map[string]SentRef, error) {
+	return sentBy(ctx, db, "sent-by-verp-token", workspaceID, tokens)
+}
+
+// ActiveLeadsByEmail returns, per address, the workspace's active lead most
+// recently sent to (design.md, matching rule 4).
+func ActiveLeadsByEmail(ctx context.Context, db *gorm.DB, workspaceID int64, emails []string) (map[string]LeadRef, error) {
+	out := map[string]LeadRef{}
+	if len(emails) == 0 {
+		return out, nil
+	}
+	err := queryNamed(ctx, db, "active-leads-by-email", func(r *sql.Rows) error {
+		var l LeadRef
+		if err := r.Scan(&l.ID, &l.CampaignID, &l.Email); err != nil {
+			return err
+		}
+		out[l.Email] = l
+		return nil
+	}, workspaceID, emails)
+	return out, err
+}
+
+// LockLeads reads the workspace's leads among ids and locks them (FOR
+// UPDATE, in ID order) until the end of the transaction.
+func LockLeads(ctx context.Context, db *gorm.DB, workspaceID int64, ids []int64) (map[int64]*Lead, error) {
+	out := map[int64]*Lead{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	err := queryNamed(ctx, db, "lock-leads", func(r *sql.Rows) error {
+		l := &Lead{WorkspaceID: workspaceID}
+		if err := r.Scan(&l.ID, &l.CampaignID, &l.Email, &l.Status, &l.ConsecutiveSoftBounces,
+			&l.RetryAfter, &l.StopReason, &l.StoppedAt, &l.BounceCount, &l.LastSentAt, &l.LastEventAt); err != nil {
+			return err
+		}
+		out[l.ID] = l
+		return nil
+	}, workspaceID, ids)
+	return out, err
+}
+
+// EventRow is a bounce event as the bulk event queries read and write it.
+// Zero IDs stand for NULL; Class "" and MatchedBy "" too.
+type EventRow struct {
+	ID                int64     `json:"id,omitempty"`
+	RawMessageID      int64     `json:"raw_message_id"`
+	ResultIndex       int       `json:"result_index"`
+	Kind              string    `json:"kind"`
+	Class             string    `json:"class"`
+	Reason            string    `json:"reason"`
+	Label             string    `json:"label"`
+	AddressInvalid    bool      `json:"address_invalid"`
+	Status            string    `json:"status"`
+	ReplyCode         string    `json:"reply_code"`
+	CodeEntryID       string    `json:"code_entry_id"`
+	Diagnostic        string    `json:"diagnostic"`
+	RemoteMTA         string    `json:"remote_mta"`
+	ReportingMTA      string    `json:"reporting_mta"`
+	Provider          string    `json:"provider"`
+	FeedbackType      string    `json:"feedback_type"`
+	Format            string    `json:"format"`
+	Recipient         string    `json:"recipient"`
+	OriginalMessageID string    `json:"original_message_id"`
+	MatchedBy         string    `json:"matched_by"`
+	CampaignID        int64     `json:"campaign_id"`
+	LeadID            int64     `json:"lead_id"`
+	SentMessageID     int64     `json:"sent_message_id"`
+	SendingMailboxID  int64     `json:"sending_mailbox_id"`
+	OccurredAt        time.Time `json:"occurred_at"`
+}
+
+// EventKey identifies an event by its dedupe key within a workspace.
+type EventKey struct {
+	RawMessageID int64
+	ResultIndex  int
+}
+
+// InsertBounceEvents inserts rows and returns their IDs by dedupe key; a row
+// whose key exists is skipped and absent from the map.
+func InsertBounceEvents(ctx context.Context, db *gorm.DB, workspaceID int64, rows []EventRow, now time.Time) (map[EventKey]int64, error) {
+	out := make(map[EventKey]int64, len(rows))
+	if len(rows) == 0 {
+		return out, nil
+	}
+	const name = "insert-bounce-events"
+	payload, err := bulk(name, rows)
+	if err != nil {
+		return nil, err
+	}
+	err = queryNamed(ctx, db, name, func(r *sql.Rows) error {
+		var id int64
+		var k EventKey
+		if err := r.Scan(&id, &k.RawMessageID, &k.ResultIndex); err != nil {
+			return err
+		}
+		out[k] = id
+		return nil
+	}, workspaceID, payload, now)
+	return out, err
+}
+
+// UpdateBounceEvents rewrites the events named by rows' IDs.
+func UpdateBounceEvents(ctx context.Context, db *gorm.DB, workspaceID int64, rows []EventRow, now time.Time) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	const name = "update-bounce-events"
+	payload, err := bulk(name, rows)
+	if err != nil {
+		return err
+	}
+	_, err = execNamed(ctx, db, name, workspaceID, payload, now)
+	return err
+}
+
+// DeleteBounceEvents deletes events with their timeline entries and the
+// suppressions they created.
+func DeleteBounceEvents(ctx context.Context, db *gorm.DB, workspaceID int64, ids []int64) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	if err := DeleteEventEffects(ctx, db, workspaceID, ids); err != nil {
+		return err
+	}
+	_, err := execNamed(ctx, db, "delete-bounce-events", workspaceID, ids)
+	return err
+}
+
+// DeleteEventEffects deletes the timeline entries of the events ids and the
+// suppressions they created (manual suppressions stay).
+func DeleteEventEffects(ctx context.Context, db *gorm.DB, workspaceID int64, ids []int64) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	if _, err := execNamed(ctx, db, "delete-event-activities", workspaceID, ids); err != nil {
+		return err
+	}
+	_, err := execNamed(ctx, db, "delete-event-suppressions", workspaceID, ids)
+	return err
+}
+
+// EventsOfRawMessages returns the events of the given stored messages,
+// ordered by message and result index.
+func EventsOfRawMessages(ctx context.Context, db *gorm.DB, workspaceID int64, rawIDs []int64) ([]EventRow, error) {
+	var out []EventRow
+	if len(rawIDs) == 0 {
+		return out, nil
+	}
+	err := queryNamed(ctx, db, "events-of-raw-messages", func(r *sql.Rows) error {
+		var e EventRow
+		if err := r.Scan(&e.ID, &e.RawMessageID, &e.ResultIndex, &e.Kind, &e.Class, &e.Reason, &e.Label,
+			&e.AddressInvalid, &e.Status, &e.ReplyCode, &e.CodeEntryID, &e.Diagnostic, &e.RemoteMTA,
+			&e.ReportingMTA, &e.Provider, &e.FeedbackType, &e.Format, &e.Recipient, &e.OriginalMessageID,
+			&e.MatchedBy, &e.CampaignID, &e.LeadID, &e.SentMessageID, &e.SendingMailboxID, &e.OccurredAt); err != nil {
+			return err
+		}
+		e.OccurredAt = e.OccurredAt.UTC()
+		out = append(out, e)
+		return nil
+	}, workspaceID, rawIDs)
+	return out, err
+}
+
+// ActivityRow is a timeline entry for InsertLeadActivities.
+type ActivityRow struct {
+	LeadID        int64     `json:"lead_id"`
+	CampaignID    int64     `json:"campaign_id"`
+	Activity      string    `json:"activity"`
+	BounceEventID int64     `json:"bounce_event_id"`
+	SentMessageID int64     `json:"sent_message_id"`
+	Summary       string    `json:"summary"`
+	Effect        string    `json:"effect"`
+	OccurredAt    time.Time `json:"occurred_at"`
+}
+
+// InsertLeadActivities appends timeline entries.
+func InsertLeadActivities(ctx context.Context, db *gorm.DB, workspaceID int64, rows []ActivityRow) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	const name = "insert-lead-activities"
+	payload, err := bulk(name, rows)
+	if err != nil {
+		return err
+	}
+	_, err = execNamed(ctx, db, name, workspaceID, payload)
+	return err
+}
+
+// LeadUpdate is the new bounce state of one lead for UpdateLeads.
+type LeadUpdate struct {
+	ID                     int64      `json:"id"`
+	Status                 string     `json:"status"`
+	ConsecutiveSoftBounces int        `json:"consecutive_soft_bounces"`
+	RetryAfter             *time.Time `json:"retry_after"`
+	StopReason             string     `json:"stop_reason"`
+	StoppedAt              *time.Time `json:"stopped_at"`
+	BounceCount            int        `json:"bounce_count"`
+	LastSentAt             *time.Time `json:"last_sent_at"`
+	LastEventAt            *time.Time `json:"last_event_at"`
+}
+
+// UpdateLeads writes the bounce state of leads.
+func UpdateLeads(ctx context.Context, db *gorm.DB, workspaceID int64, rows []LeadUpdate, now time.Time) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	const name = "update-leads"
+	payload, err := bulk(name, rows)
+	if err != nil {
+		return err
+	}
+	_, err = execNamed(ctx, db, name, workspaceID, payload, now)
+	return err
+}
+
+// SuppressionRow is an address to suppress.
+type SuppressionRow struct {
+	Email         string `json:"email"`
+	Reason        string `json:"reason"`
+	Source        string `json:"source"` // bounce or complaint
+	SourceEventID int64  `json:"source_event_id"`
+}
+
+// InsertSuppressions suppresses addresses; an address already suppressed
+// keeps its first reason.
+func InsertSuppressions(ctx context.Context, db *gorm.DB, workspaceID int64, rows []SuppressionRow) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	const name = "insert-suppressions"
+	payload, err := bulk(name, rows)
+	if err != nil {
+		return err
+	}
+	_, err = execNamed(ctx, db, name, workspaceID, payload)
+	return err
+}
+
+// SignalRow raises a campaign's deliverability signal.
+type SignalRow struct {
+	CampaignID int64     `json:"campaign_id"`
+	At         time.Time `json:"at"`
+	Label      string    `json:"label"`
+}
+
+// RaiseDeliverabilitySignals records the latest sender-side hard bounce of
+// campaigns.
+func RaiseDeliverabilitySignals(ctx context.Context, db *gorm.DB, workspaceID int64, rows []SignalRow, now time.Time) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	const name = "raise-deliverability-signals"
+	payload, err := bulk(name, rows)
+	if err != nil {
+		return err
+	}
+	_, err = execNamed(ctx, db, name, workspaceID, payload, now)
+	return err
+}
+
+// UpsertCheckpoint advances the checkpoint of a mailbox folder. It returns
+// ErrNotFound when the mailbox does not exist.
+func UpsertCheckpoint(ctx context.Context, db *gorm.DB, mailboxID int64, folder string, uidValidity, lastUID uint32, now time.Time) error {
+	n, err := execNamed(ctx, db, "upsert-checkpoint", mailboxID, folder, int64(uidValidity), int64(lastUID), now)
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return fmt.Errorf("store: upsert checkpoint: mailbox %d: %w", mailboxID, ErrNotFound)
+	}
+	return nil
+}
+
+// AddMailboxStats adds to a mailbox's messages_seen and bounces_recorded.
+func AddMailboxStats(ctx context.Context, db *gorm.DB, workspaceID, mailboxID, seen, bounces int64) error {
+	if seen == 0 && bounces == 0 {
+		return nil
+	}
+	_, err := execNamed(ctx, db, "add-mailbox-stats", workspaceID, mailboxID, seen, bounces)
+	return err
+}
+
+// SentInsert is a sent message for InsertSentMessages.
+type SentInsert struct {
+	CampaignID int64     `json:"campaign_id"`
+	LeadID     int64     `json:"lead_id"`
+	MailboxID  int64     `json:"mailbox_id"`
+	MessageID  string    `json:"message_id"`
+	VERPToken  string    `json:"verp_token"`
+	Recipient  string    `json:"recipient"`
+	Provider   string    `json:"provider"`
+	SentAt     time.Time `json:"sent_at"`
+}
+
+// InsertSentMessages registers sent messages and returns the new IDs by
+// Message-ID; a Message-ID already registered is skipped.
+func InsertSentMessages(ctx context.Context, db *gorm.DB, workspaceID int64, rows []SentInsert) (map[string]int64, error) {
+	out := make(map[string]int64, len(rows))
+	if len(rows) == 0 {
+		return out, nil
+	}
+	const name = "insert-sent-messages"
+	payload, err := bulk(name, rows)
+	if err != nil {
+		return nil, err
+	}
+	err = queryNamed(ctx, db, name, func(r *sql.Rows) error {
+		var id int64
+		var mid string
+		if err := r.Scan(&id, &mid); err != nil {
+			return err
+		}
+		out[mid] = id
+		return nil
+	}, workspaceID, payload)
+	return out, err
+}
+
+// HistoryEvent is one event of a lead's history, for replaying the policy.
+type HistoryEvent struct {
+	ID             int64
+	LeadID         int64
+	Kind           string
+	Class          string
+	AddressInvalid bool
+	OccurredAt     time.Time
+}
+
+// LeadHistory returns, per lead, its events and its send times, each in
+// time order.
+func LeadHistory(ctx context.Context, db *gorm.DB, workspaceID int64, leadIDs []int64) (map[int64][]HistoryEvent, map[int64][]time.Time, error) {
+	events := map[int64][]HistoryEvent{}
+	sent := map[int64][]time.Time{}
+	if len(leadIDs) == 0 {
+		return events, sent, nil
+	}
+	err := queryNamed(ctx, db, "lead-history-events", func(r *sql.Rows) error {
+		var e HistoryEvent
+		if err := r.Scan(&e.ID, &e.LeadID, &e.Kind, &e.Class, &e.AddressInvalid, &e.OccurredAt); err != nil {
+			return err
+		}
+		e.OccurredAt = e.OccurredAt.UTC()
+		events[e.LeadID] = append(events[e.LeadID], e)
+		return nil
+	}, workspaceID, leadIDs)
+	if err != nil {
+		return nil, nil, err
+	}
+	err = queryNamed(ctx, db, "lead-history-sent", func(r *sql.Rows) error {
+		var id int64
+		var at time.Time
+		if err := r.Scan(&id, &at); err != nil {
+			return err
+		}
+		sent[id] = append(sent[id], at.UTC())
+		return nil
+	}, workspaceID, leadIDs)
+	if err != nil {
+		return nil, nil, err
+	}
+	return events, sent, nil
+}
+
+// RawCandidate is a stored message due for reprocessing.
+type RawCandidate struct {
+	ID          int64
+	WorkspaceID int64
+	ReceivedAt  time.Time
+}
+
+// ReprocessCandidates returns up to limit stored messages received at or
+// after since, ordered by (received_at, id) after the cursor (afterAt,
+// afterID), across all workspaces.
+func ReprocessCandidates(ctx context.Context, db *gorm.DB, since, afterAt time.Time, afterID int64, limit int) ([]RawCandidate, error) {
+	var out []RawCandidate
+	err := queryNamed(ctx, db, "reprocess-candidates", func(r *sql.Rows) error {
+		var c RawCandidate
+		if err := r.Scan(&c.ID, &c.WorkspaceID, &c.ReceivedAt); err != nil {
+			return err
+		}
+		out = append(out, c)
+		return nil
+	}, since, afterAt, afterID, limit)
+	return out, err
+}
+
+// LockRawMessages reads and locks stored messages of the workspace (content
+// still compressed).
+func LockRawMessages(ctx context.Context, db *gorm.DB, workspaceID int64, ids []int64) ([]RawMessage, error) {
+	var out []RawMessage
+	if len(ids) == 0 {
+		return out, nil
+	}
+	err := queryNamed(ctx, db, "lock-raw-messages", func(r *sql.Rows) error {
+		m := RawMessage{WorkspaceID: workspaceID}
+		var mb int64
+		if err := r.Scan(&m.ID, &m.Content, &mb, &m.ReceivedAt, &m.DecodeStatus, &m.DecodeError); err != nil {
+			return err
+		}
+		if mb != 0 {
+			m.MailboxID = &mb
+		}
+		m.ReceivedAt = m.ReceivedAt.UTC()
+		out = append(out, m)
+		return nil
+	}, workspaceID, ids)
+	return out, err
+}
+
+// RawDecodeUpdate is the new decode state of a stored message.
+type RawDecodeUpdate struct {
+	ID           int64  `json:"id"`
+	DecodeStatus string `json:"decode_status"`
+	DecodeError  string `json:"decode_error"`
+	ResultCount  int    `json:"result_count"`
+}
+
+// UpdateRawDecode writes the decode state of stored messages and stamps
+// them reprocessed at now.
+func UpdateRawDecode(ctx context.Context, db *gorm.DB, workspaceID int64, rows []RawDecodeUpdate, now time.Time) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	const name = "update-raw-decode"
+	payload, err := bulk(name, rows)
+	if err != nil {
+		return err
+	}
+	_, err = execNamed(ctx, db, name, workspaceID, payload, now)
+	return err
+}

@@ -1,0 +1,218 @@
+package tracking
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"gorm.io/gorm"
+
+	"github.com/rebound-hq/rebound/internal/store"
+)
+
+// Values of bounce_events.matched_by: the matching rule that tied an event
+// to its campaign and lead (design.md, "Matching a bounce to its lead").
+const (
+	MatchedByHeader    = "header"     // rule 1: X-Rebound-Campaign / X-Rebound-Lead
+	MatchedByMessageID = "message_id" // rule 2: original Message-ID in sent_messages
+	MatchedByVERP      = "verp"       // rule 3: bounces+TOKEN@ in To / Delivered-To
+	MatchedByRecipient = "recipient"  // rule 4: active lead with that address
+)
+
+// numericID parses a decimal identifier as carried in a header.
+func numericID(v string) (int64, bool) {
+	if v == "" || len(v) > 18 {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	return n, err == nil && n > 0
+}
+
+// headerIDs returns the campaign and lead identifiers of a result's
+// returned original.
+func (s *Service) headerIDs(c *candidate) (campaign, lead string) {
+	h := c.d.r.Original.XHeaders
+	if h == nil {
+		return "", ""
+	}
+	return strings.TrimSpace(h[s.opts.CampaignHeader]), strings.TrimSpace(h[s.opts.LeadHeader])
+}
+
+// match ties every candidate with needMatch to its campaign and lead, trying
+// the rules of design.md in order with a fixed number of queries for the
+// whole slice. A candidate that matches nothing stays unmatched.
+func (s *Service) match(ctx context.Context, tx *gorm.DB, ws int64, cands []*candidate) error {
+	var todo []*candidate
+	for _, c := range cands {
+		if c.needMatch {
+			todo = append(todo, c)
+		}
+	}
+	if len(todo) == 0 {
+		return nil
+	}
+	type hdr struct{ campaign, lead string }
+	hdrs := make([]hdr, len(todo))
+
+	// Rule 1 lookups: campaigns by ID and external ID, leads by ID.
+	var campIDs, leadIDs []int64
+	var campExt []string
+	var msgIDs, tokens []string
+	for i, c := range todo {
+		hc, hl := s.headerIDs(c)
+		hdrs[i] = hdr{hc, hl}
+		if hc != "" {
+			campExt = append(campExt, hc)
+			if id, ok := numericID(hc); ok {
+				campIDs = append(campIDs, id)
+			}
+		}
+		if id, ok := numericID(hl); ok {
+			leadIDs = append(leadIDs, id)
+		}
+		if c.row.OriginalMessageID != "" {
+			msgIDs = append(msgIDs, c.row.OriginalMessageID)
+		}
+		tokens = append(tokens, c.p.tokens...)
+	}
+	campByID, err := store.CampaignsByID(ctx, tx, ws, dedupe(campIDs))
+	if err != nil {
+		return err
+	}
+	campByExt, err := store.CampaignsByExternalID(ctx, tx, ws, dedupe(campExt))
+	if err != nil {
+		return err
+	}
+	leadByID, err := store.LeadsByID(ctx, tx, ws, dedupe(leadIDs))
+	if err != nil {
+		return err
+	}
+	// The campaign a header names: its ID first, else its external ID.
+	campaignOf := func(v string) int64 {
+		if id, ok := numericID(v); ok && campByID[id] {
+			return id
+		}
+		return campByExt[v]
+	}
+	var extKeys, emailKeys []store.CampaignKey
+	for i, c := range todo {
+		camp := campaignOf(hdrs[i].campaign)
+		if camp == 0 {
+			continue
+		}
+		if hdrs[i].lead != "" {
+			extKeys = append(extKeys, store.CampaignKey{CampaignID: camp, Value: hdrs[i].lead})
+		}
+		if c.row.Recipient != "" {
+			emailKeys = append(emailKeys, store.CampaignKey{CampaignID: camp, Value: c.row.Recipient})
+		}
+	}
+	leadByExt, err := store.LeadsByExternalID(ctx, tx, ws, dedupeKeys(extKeys))
+	if err != nil {
+		return err
+	}
+	leadByEmail, err := store.LeadsByCampaignEmail(ctx, tx, ws, dedupeKeys(emailKeys))
+	if err != nil {
+		return err
+	}
+	// Rules 2 and 3.
+	sentByMsg, err := store.SentByMessageID(ctx, tx, ws, dedupe(msgIDs))
+	if err != nil {
+		return err
+	}
+	sentByToken, err := store.SentByVERPToken(ctx, tx, ws, dedupe(tokens))
+	if err != nil {
+		return err
+	}
+
+	campaignOnly := make([]int64, len(todo))
+	var rest []int
+	for i, c := range todo {
+		c.needMatch = false
+		c.row.MatchedBy, c.row.CampaignID, c.row.LeadID, c.row.SentMessageID = "", 0, 0, 0
+		c.row.SendingMailboxID = c.p.in.MailboxID
+		// Rule 1.
+		camp := campaignOf(hdrs[i].campaign)
+		var lead store.LeadRef
+		if l, ok := leadByID[idOr0(hdrs[i].lead)]; ok && (camp == 0 || l.CampaignID == camp) {
+			lead = l
+		} else if l, ok := leadByExt[store.CampaignKey{CampaignID: camp, Value: hdrs[i].lead}]; ok && camp != 0 {
+			lead = l
+		} else if l, ok := leadByEmail[store.CampaignKey{CampaignID: camp, Value: c.row.Recipient}]; ok && camp != 0 && hdrs[i].lead == "" {
+			lead = l
+		}
+		if lead.ID != 0 {
+			c.row.MatchedBy, c.row.CampaignID, c.row.LeadID = MatchedByHeader, lead.CampaignID, lead.ID
+			continue
+		}
+		campaignOnly[i] = camp
+		// Rule 2.
+		if sm, ok := sentByMsg[c.row.OriginalMessageID]; ok && c.row.OriginalMessageID != "" {
+			s.matchSent(c, sm, MatchedByMessageID)
+			continue
+		}
+		// Rule 3.
+		matched := false
+		for _, tok := range c.p.tokens {
+			if sm, ok := sentByToken[tok]; ok {
+				s.matchSent(c, sm, MatchedByVERP)
+				matched = true
+				break
+			}
+		}
+		if !matched {
+			rest = append(rest, i)
+		}
+	}
+	// Rule 4 for what is left.
+	var emails []string
+	for _, i := range rest {
+		if r := todo[i].row.Recipient; r != "" {
+			emails = append(emails, r)
+		}
+	}
+	active, err := store.ActiveLeadsByEmail(ctx, tx, ws, dedupe(emails))
+	if err != nil {
+		return err
+	}
+	for _, i := range rest {
+		c := todo[i]
+		if l, ok := active[c.row.Recipient]; ok && c.row.Recipient != "" {
+			c.row.MatchedBy, c.row.CampaignID, c.row.LeadID = MatchedByRecipient, l.CampaignID, l.ID
+			continue
+		}
+		if campaignOnly[i] != 0 {
+			c.row.MatchedBy, c.row.CampaignID = MatchedByHeader, campaignOnly[i]
+		}
+	}
+	return nil
+}
+
+func (s *Service) matchSent(c *candidate, sm store.SentRef, by string) {
+	c.row.MatchedBy, c.row.CampaignID, c.row.LeadID, c.row.SentMessageID = by, sm.CampaignID, sm.LeadID, sm.ID
+	if sm.MailboxID != 0 {
+		c.row.SendingMailboxID = sm.MailboxID
+	}
+}
+
+func idOr0(v string) int64 {
+	id, _ := numericID(v)
+	return id
+}
+
+func dedupe[T comparable](in []T) []T {
+	if len(in) < 2 {
+		return in
+	}
+	seen := make(map[T]bool, len(in))
+	out := in[:0:0]
+	for _, v := range in {
+		if !seen[v] {
+			seen[v] = true
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func dedupeKeys(in []store.CampaignKey) []store.CampaignKey { return dedupe(in) }

@@ -1,0 +1,224 @@
+// Package tracking turns fetched bounce messages into the facts Rebound
+// shows: it stores each message once, decodes and classifies it (dsn,
+// classify), matches every result to its campaign and lead, and writes the
+// bounce event, the lead's timeline entry, the lead policy's effect, the
+// suppression and the report counters in one database transaction.
+//
+// Exactly once: a message is identified per workspace by DedupeHash, and
+// raw_messages is unique on it; every other write of a message happens only
+// in the transaction that inserted its raw row, so re-recording a message,
+// recording a second copy of it from another folder, or two workers
+// recording it at once change nothing the second time. Recording takes a
+// per-workspace advisory lock so concurrent batches of one workspace apply
+// the lead policy and counter deltas one after the other.
+//
+// Nothing lost: a message the decoder cannot read is stored with
+// decode_status "undecoded" and the error, one that is not a bounce as
+// "not_bounce", and a result that matches no lead becomes an unmatched event.
+// Reprocess re-decodes stored messages with the current decoder and corrects
+// events, timelines, lead states and counters.
+package tracking
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/textproto"
+	"time"
+
+	"gorm.io/gorm"
+
+	"github.com/rebound-hq/rebound/internal/classify"
+	"github.com/rebound-hq/rebound/internal/dsn"
+	"github.com/rebound-hq/rebound/internal/store"
+)
+
+// Incoming is one message fetched from a mailbox folder. Raw is the whole
+// message as fetched (RFC 5322, LF or CRLF). ReceivedAt is the server's
+// INTERNALDATE (zero: the time of recording); it becomes the time of the
+// message's events. MailboxID may be 0 for a message that did not come from
+// a connected mailbox (tests, imports).
+type Incoming struct {
+	WorkspaceID int64
+	MailboxID   int64
+	Folder      string
+	UIDValidity uint32
+	UID         uint32
+	Raw         []byte
+	ReceivedAt  time.Time
+}
+
+// Checkpoint is the sync position of one mailbox folder: every message up
+// to LastUID under UIDValidity has been recorded (RFC 9051 §2.3.1.1).
+type Checkpoint struct {
+	MailboxID   int64
+	Folder      string
+	UIDValidity uint32
+	LastUID     uint32
+}
+
+// Outcome is what recording one Incoming did.
+type Outcome struct {
+	// RawMessageID is the stored message (the earlier copy's ID for a
+	// duplicate).
+	RawMessageID int64
+	// Duplicate is true when the workspace already held this message (or an
+	// earlier message of the same batch was a copy of it): nothing changed.
+	Duplicate bool
+	// DecodeStatus is store.DecodeDecoded, DecodeUndecoded or DecodeNotBounce;
+	// DecodeError is the decoder's error for undecoded messages.
+	DecodeStatus string
+	DecodeError  string
+	// Events are the bounce events created, one per decoded result (none
+	// for a duplicate).
+	Events []EventOutcome
+}
+
+// EventOutcome describes one recorded bounce event.
+type EventOutcome struct {
+	EventID        int64
+	Kind           string // dsn.Kind values except not_bounce
+	Class          string // soft, hard or ""
+	Reason         string
+	Label          string
+	AddressInvalid bool
+	Recipient      string
+	// CampaignID and LeadID are 0 when unmatched (LeadID alone is 0 for a
+	// campaign-only header match). MatchedBy is header, message_id, verp,
+	// recipient or "".
+	CampaignID int64
+	LeadID     int64
+	MatchedBy  string
+	// Effect is what the lead policy did ("stopped: hard_bounce", "retry
+	// later", ...), Suppressed whether the address was suppressed.
+	Effect     string
+	Suppressed bool
+}
+
+// Options configure a Service; zero fields take the defaults.
+type Options struct {
+	// Now returns the current time (default time.Now).
+	Now func() time.Time
+	// CampaignHeader and LeadHeader name the header fields of the returned
+	// original that carry campaign and lead identifiers (the numeric ID or
+	// the sending side's external ID). Defaults X-Rebound-Campaign and
+	// X-Rebound-Lead.
+	CampaignHeader string
+	LeadHeader     string
+	// VERPPrefix is the local-part prefix of VERP return addresses
+	// (prefix+TOKEN@domain). Default "bounces".
+	VERPPrefix string
+	// Decode and Classify default to dsn.Decode and classify.Classify.
+	Decode   func(raw []byte) ([]dsn.Result, error)
+	Classify func(dsn.Result) classify.Verdict
+	// CodeEntry names the knowledge-base entry (internal/codes) for a
+	// result's status and reply code; nil stores "".
+	CodeEntry func(status, replyCode string) string
+	// MaxAttempts bounds the runs of a transaction that fails on a deadlock
+	// or serialization error (default 5).
+	MaxAttempts int
+}
+
+// Service records messages into the database.
+type Service struct {
+	db   *gorm.DB
+	opts Options
+}
+
+// New returns a Service over db (a PostgreSQL handle migrated to the
+// current schema).
+func New(db *gorm.DB, opts Options) *Service {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.CampaignHeader == "" {
+		opts.CampaignHeader = "X-Rebound-Campaign"
+	}
+	if opts.LeadHeader == "" {
+		opts.LeadHeader = "X-Rebound-Lead"
+	}
+	opts.CampaignHeader = textproto.CanonicalMIMEHeaderKey(opts.CampaignHeader)
+	opts.LeadHeader = textproto.CanonicalMIMEHeaderKey(opts.LeadHeader)
+	if opts.VERPPrefix == "" {
+		opts.VERPPrefix = "bounces"
+	}
+	if opts.Decode == nil {
+		opts.Decode = dsn.Decode
+	}
+	if opts.Classify == nil {
+		opts.Classify = classify.Classify
+	}
+	if opts.MaxAttempts <= 0 {
+		opts.MaxAttempts = 5
+	}
+	return &Service{db: db, opts: opts}
+}
+
+// Record records one message in one transaction; see RecordBatch.
+func (s *Service) Record(ctx context.Context, in Incoming) (Outcome, error) {
+	out, err := s.RecordBatch(ctx, []Incoming{in}, nil)
+	if err != nil {
+		return Outcome{}, err
+	}
+	return out[0], nil
+}
+
+// RecordBatch records msgs and advances cp (nil: no checkpoint) in ONE
+// transaction: either every message is recorded and the checkpoint moved,
+// or nothing is (the error says why; retrying the batch is safe). Outcomes
+// are in the order of msgs. Decoding problems are not errors: such messages
+// are stored as undecoded. The transaction is re-run on deadlock or
+// serialization failures.
+func (s *Service) RecordBatch(ctx context.Context, msgs []Incoming, cp *Checkpoint) ([]Outcome, error) {
+	now := s.opts.Now().UTC()
+	preps := make([]*prepared, len(msgs))
+	for i, in := range msgs {
+		if in.WorkspaceID == 0 {
+			return nil, fmt.Errorf("message %d: %w", i, errNoWorkspace)
+		}
+		p, err := s.prepare(in, now)
+		if err != nil {
+			return nil, fmt.Errorf("tracking: message %d: %w", i, err)
+		}
+		preps[i] = p
+	}
+	var outcomes []Outcome
+	err := s.inTx(ctx, func(tx *gorm.DB) error {
+		outcomes = make([]Outcome, len(msgs))
+		for _, group := range byWorkspace(preps) {
+			if err := s.recordWorkspace(ctx, tx, now, group, outcomes); err != nil {
+				return err
+			}
+		}
+		if cp != nil {
+			if err := store.UpsertCheckpoint(ctx, tx, cp.MailboxID, cp.Folder, cp.UIDValidity, cp.LastUID, now); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return outcomes, nil
+}
+
+// inTx runs fn in a transaction, again when it fails on a deadlock or a
+// serialization failure.
+func (s *Service) inTx(ctx context.Context, fn func(tx *gorm.DB) error) error {
+	var err error
+	for attempt := 1; ; attempt++ {
+		err = s.db.WithContext(ctx).Transaction(fn)
+		if err == nil || !store.IsRetryable(err) || attempt >= s.opts.MaxAttempts || ctx.Err() != nil {
+			break
+		}
+		time.Sleep(time.Duration(attempt) * 10 * time.Millisecond)
+	}
+	if err != nil {
+		return fmt.Errorf("tracking: %w", err)
+	}
+	return nil
+}
+
+// errNoWorkspace is returned for a message without a workspace.
+var errNoWorkspace = errors.New("tracking: message has no workspace")
