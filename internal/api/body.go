@@ -13,9 +13,9 @@ import (
 
 // Request body size limits, enforced per route by the route table (bytes).
 const (
-	defaultBodyLimit = 1 << 20  // 1 MiB: every JSON body but the bulk routes
-	bulkBodyLimit    = 32 << 20 // 32 MiB: bulk imports of up to 10,000 rows
-	decodeBodyLimit  = 10 << 20 // 10 MiB: POST /v1/decode (issue 5)
+	defaultBodyLimit = 1 << 20    // 1 MiB: every JSON body but the bulk routes
+	bulkBodyLimit    = 32 << 20   // 32 MiB: bulk imports of up to 10,000 rows
+	decodeBodyLimit  = 10_000_000 // 10 MB: POST /v1/decode (issue 5)
 )
 
 // jsonEncode writes v as JSON followed by a newline, without HTML escaping.
@@ -70,9 +70,9 @@ func decodeJSONFrom(r io.Reader, v any) error {
 func jsonError(err error) error {
 	var typeErr *json.UnmarshalTypeError
 	var syntaxErr *json.SyntaxError
-	var he *echo.HTTPError
+	var apiErr *Error
 	switch {
-	case errors.As(err, &he):
+	case errors.As(err, &apiErr):
 		return err // the body limit reader's 413
 	case errors.As(err, &typeErr):
 		field := typeErr.Field
@@ -117,11 +117,15 @@ func typeName(kind string) string {
 func readBody(c echo.Context) ([]byte, error) {
 	var buf bytes.Buffer
 	if _, err := buf.ReadFrom(c.Request().Body); err != nil {
-		var he *echo.HTTPError
-		if errors.As(err, &he) {
+		var apiErr *Error
+		if errors.As(err, &apiErr) {
 			return nil, err
 		}
 		return nil, &Error{Code: CodeMalformed, Detail: "the body could not be read", Err: err}
 	}
 	return buf.Bytes(), nil
 }
+
+// jsonUnmarshal is json.Unmarshal, kept in one place so optional fields
+// decode like the rest of the body.
+func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/rebound-hq/rebound/internal/store"
 )
 
 // Page sizes for every list route.
@@ -94,4 +96,21 @@ func pageOf[R any, T any](rows []R, limit int, key func(R) cursor, conv func(R) 
 		resp.NextCursor = &s
 	}
 	return resp
+}
+
+// idPage returns the store position of an ID-ordered list.
+func (p page) idPage() *store.Page {
+	if p.After == nil {
+		return nil
+	}
+	return &store.Page{ID: p.After.ID}
+}
+
+// timePage returns the store position of a (time, ID)-ordered list; a
+// cursor without a time is rejected by the caller's checks beforehand.
+func (p page) timePage() *store.Page {
+	if p.After == nil {
+		return nil
+	}
+	return &store.Page{At: p.After.At, ID: p.After.ID}
 }

@@ -10,6 +10,9 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/rebound-hq/rebound/internal/logging"
+	"github.com/rebound-hq/rebound/internal/store"
 )
 
 // ProblemContentType is the media type of every error response (RFC 9457 §3).
@@ -200,11 +203,16 @@ func fromEchoError(he *echo.HTTPError) *Error {
 
 // ErrorHandler is the Echo HTTPErrorHandler: the one place that picks an
 // error status and writes an RFC 9457 problem. Internal errors are logged
-// with the request's route and answered with a generic detail.
-func ErrorHandler(log *slog.Logger) echo.HTTPErrorHandler {
+// (through the request's logger, else base) with the request's route and
+// answered with a generic detail.
+func ErrorHandler(base *slog.Logger) echo.HTTPErrorHandler {
 	return func(err error, c echo.Context) {
 		if c.Response().Committed {
 			return
+		}
+		log := logging.FromContext(c.Request().Context())
+		if log == nil {
+			log = base
 		}
 		e := toAPIError(err)
 		st, ok := statusOf[e.Code]
@@ -251,4 +259,14 @@ func writeProblem(c echo.Context, p Problem, log *slog.Logger) {
 	if err := jsonEncode(c.Response(), p); err != nil {
 		log.Warn("api: write problem", "err", err)
 	}
+}
+
+// conflictField turns a store.ErrConflict from err into a CodeConflict
+// error naming field; other errors pass through.
+func conflictField(err error, field, message string) error {
+	if !errors.Is(err, store.ErrConflict) {
+		return err
+	}
+	return &Error{Code: CodeConflict, Detail: "body " + field + ": " + message,
+		Fields: []FieldError{{In: "body", Field: field, Message: message}}, Err: err}
 }
