@@ -271,41 +271,82 @@ func (w *walker) parseChildren(p *part) error {
 }
 
 // splitMultipart returns the bodies between the boundary delimiter lines of
-// a multipart body (RFC 2046 §5.1.1). A missing close delimiter ends the
-// last part at the end of input.
+// a multipart body (RFC 2046 §5.1.1). A delimiter line is "--boundary"
+// followed only by white space, or "--boundary--" (close); a boundary that
+// merely prefixes a longer one does not count. A missing close delimiter
+// ends the last part at the end of input.
 func splitMultipart(body []byte, boundary string) [][]byte {
 	delim := make([]byte, 0, len(boundary)+3)
 	delim = append(delim, '\n', '-', '-')
 	delim = append(delim, boundary...)
 	var out [][]byte
-	// Find the first delimiter (it may open the body without a leading LF).
-	start := -1
-	if bytes.HasPrefix(body, delim[1:]) {
-		start = len(delim) - 1
-	} else if i := bytes.Index(body, delim); i >= 0 {
-		start = i + len(delim)
+	// next finds the next delimiter line at or after from; it returns the
+	// offset of its line start and the offset just past "--boundary".
+	next := func(from int) (int, int) {
+		for from <= len(body) {
+			var i int
+			if from == 0 && bytes.HasPrefix(body, delim[1:]) {
+				i = -1
+			} else {
+				j := bytes.Index(body[from:], delim)
+				if j < 0 {
+					return -1, -1
+				}
+				i = from + j
+			}
+			end := i + len(delim)
+			rest := body[end:]
+			if isDelimEnd(rest) {
+				return i + 1, end
+			}
+			from = end
+		}
+		return -1, -1
 	}
-	if start < 0 {
+	_, after := next(0)
+	if after < 0 {
 		return nil
 	}
 	for {
-		// After a delimiter: "--" closes; otherwise skip to end of line.
-		if bytes.HasPrefix(body[start:], []byte("--")) {
+		if bytes.HasPrefix(body[after:], []byte("--")) {
 			return out
 		}
-		nl := bytes.IndexByte(body[start:], '\n')
+		nl := bytes.IndexByte(body[after:], '\n')
 		if nl < 0 {
 			return out
 		}
-		start += nl + 1
-		i := bytes.Index(body[start:], delim)
-		if i < 0 {
+		start := after + nl + 1
+		lineStart, nextAfter := next(start - 1)
+		if lineStart < 0 {
 			out = append(out, body[start:])
 			return out
 		}
-		out = append(out, body[start:start+i])
-		start += i + len(delim)
+		end := lineStart - 1 // drop the LF before the delimiter
+		if end < start {
+			end = start
+		}
+		out = append(out, body[start:end])
+		after = nextAfter
 	}
+}
+
+// isDelimEnd reports whether what follows "--boundary" ends a delimiter
+// line: "--" (close), white space then LF, or the end of input.
+func isDelimEnd(rest []byte) bool {
+	if bytes.HasPrefix(rest, []byte("--")) {
+		return true
+	}
+	for _, c := range rest {
+		switch c {
+		case ' ', '\t':
+			continue
+		case '\n':
+			return true
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // transferDecode undoes a Content-Transfer-Encoding (RFC 2045 §6). It is

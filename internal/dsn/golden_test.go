@@ -1,0 +1,227 @@
+package dsn
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/*.golden.json from the decoder's output")
+
+// fixtures returns the .eml files of testdata.
+func fixtures(t testing.TB) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join("testdata", "*.eml"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no fixtures in testdata: %v", err)
+	}
+	return files
+}
+
+// TestGolden decodes every testdata/<case>.eml and compares the results
+// with <case>.golden.json (go test -run TestGolden -update rewrites them).
+func TestGolden(t *testing.T) {
+	for _, f := range fixtures(t) {
+		name := strings.TrimSuffix(filepath.Base(f), ".eml")
+		t.Run(name, func(t *testing.T) {
+			raw, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := Decode(raw)
+			if err != nil {
+				t.Fatalf("Decode: %v", err)
+			}
+			got, err := json.MarshalIndent(res, "", "  ")
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, '\n')
+			golden := strings.TrimSuffix(f, ".eml") + ".golden.json"
+			if *update {
+				if err := os.WriteFile(golden, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test -run TestGolden -update)", err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("results differ from %s:\ngot:\n%s", golden, got)
+			}
+		})
+	}
+}
+
+// toCRLF turns LF line endings into CRLF.
+func toCRLF(b []byte) []byte {
+	return bytes.ReplaceAll(bytes.ReplaceAll(b, []byte("\r\n"), []byte("\n")), []byte("\n"), []byte("\r\n"))
+}
+
+// sameForCRLF checks that raw decodes identically with LF and CRLF endings.
+func sameForCRLF(t *testing.T, name string, raw []byte) {
+	t.Helper()
+	a, errA := Decode(raw)
+	b, errB := Decode(toCRLF(raw))
+	if (errA == nil) != (errB == nil) {
+		t.Errorf("%s: LF error %v, CRLF error %v", name, errA, errB)
+		return
+	}
+	if !reflect.DeepEqual(a, b) {
+		t.Errorf("%s: LF and CRLF results differ:\nLF:   %+v\nCRLF: %+v", name, a, b)
+	}
+}
+
+// TestLineEndings checks LF and CRLF inputs give identical results, over
+// the fixtures and, when present, the shared corpus.
+func TestLineEndings(t *testing.T) {
+	for _, f := range fixtures(t) {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameForCRLF(t, filepath.Base(f), raw)
+	}
+	dir := filepath.Join("..", "..", "..", "shared", "corpus", "emails")
+	files, _ := filepath.Glob(filepath.Join(dir, "*.eml"))
+	if len(files) == 0 {
+		t.Logf("corpus %s absent: checked the fixtures only", dir)
+		return
+	}
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameForCRLF(t, filepath.Base(f), raw)
+	}
+}
+
+// TestKinds pins the kind, recipient and original of each fixture, so a
+// regenerated golden file cannot silently change what matters most.
+func TestKinds(t *testing.T) {
+	cases := []struct {
+		file      string
+		kinds     []Kind
+		recipient string
+		status    string
+		msgID     string
+		xheader   string // "Name=value" expected in Original.XHeaders
+		command   string
+	}{
+		{"rfc3464_failed", []Kind{KindBounce}, "alice@gmail.com", "5.1.1", "abc123@sender.test", "X-Rebound-Campaign=cmp-42", "RCPT"},
+		{"rfc3464_delayed", []Kind{KindDelayed}, "bob@outlook.com", "4.4.7", "", "", ""},
+		{"rfc3464_delivered", []Kind{KindDelivered, KindDelivered}, "carol@icloud.com", "2.0.0", "", "", ""},
+		{"rfc6533_global", []Kind{KindBounce}, "θσερ@παράδειγμα.test", "5.2.2", "g1@sender.test", "", ""},
+		{"arf_abuse", []Kind{KindComplaint}, "erin@hotmail.com", "", "arf-1@sender.test", "X-Rebound-Campaign=cmp-9", ""},
+		{"autoreply_vacation", []Kind{KindAutoReply}, "frank@example.org", "", "", "", ""},
+		{"autoreply_subject_de", []Kind{KindAutoReply}, "juergen@example.de", "", "", "", ""},
+		{"not_bounce", []Kind{KindNotBounce}, "", "", "", "", ""},
+		{"ses_json", []Kind{KindBounce}, "henry@example.com", "5.1.1", "ses-1@sender.test", "X-Rebound-Lead=lead-3", ""},
+		{"text_iso2022jp", []Kind{KindBounce}, "ichiro@example.jp", "5.2.2", "", "", ""},
+		{"mailer_daemon_autoreplied", []Kind{KindBounce}, "ivan@example.org", "5.1.1", "exim-1@sender.test", "X-Rebound-Campaign=cmp-1", "RCPT"},
+		{"quoted_original", []Kind{KindBounce}, "judy@example.com", "5.1.1", "q-1@sender.test", "X-Rebound-Lead=lead-55", ""},
+		{"mbox_two", []Kind{KindBounce, KindBounce}, "kim@example.net", "5.1.1", "", "", ""},
+		{"transcript_data", []Kind{KindBounce}, "mia@example.org", "5.7.1", "", "", "DATA"},
+	}
+	for _, c := range cases {
+		t.Run(c.file, func(t *testing.T) {
+			raw, err := os.ReadFile(filepath.Join("testdata", c.file+".eml"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := Decode(raw)
+			if err != nil {
+				t.Fatalf("Decode: %v", err)
+			}
+			if len(res) != len(c.kinds) {
+				t.Fatalf("got %d results, want %d: %+v", len(res), len(c.kinds), res)
+			}
+			for i, k := range c.kinds {
+				if res[i].Kind != k {
+					t.Errorf("result %d kind %q, want %q", i+1, res[i].Kind, k)
+				}
+			}
+			r := res[0]
+			if r.Recipient != c.recipient {
+				t.Errorf("recipient %q, want %q", r.Recipient, c.recipient)
+			}
+			if r.Status != c.status {
+				t.Errorf("status %q, want %q", r.Status, c.status)
+			}
+			if r.Original.MessageID != c.msgID {
+				t.Errorf("original message-id %q, want %q", r.Original.MessageID, c.msgID)
+			}
+			if c.xheader != "" {
+				k, v, _ := strings.Cut(c.xheader, "=")
+				if r.Original.XHeaders[k] != v {
+					t.Errorf("original %s = %q, want %q (all: %v)", k, r.Original.XHeaders[k], v, r.Original.XHeaders)
+				}
+			}
+			if r.Command != c.command {
+				t.Errorf("command %q, want %q", r.Command, c.command)
+			}
+		})
+	}
+}
+
+// TestProvider checks the receiving side's operator.
+func TestProvider(t *testing.T) {
+	cases := []struct {
+		r    Result
+		want Provider
+	}{
+		{Result{RemoteMTA: "gmail-smtp-in.l.google.com"}, ProviderGoogle},
+		{Result{Recipient: "x@googlemail.com"}, ProviderGoogle},
+		{Result{RemoteMTA: "example-com.mail.protection.outlook.com"}, ProviderMicrosoft},
+		{Result{Recipient: "x@hotmail.co.uk"}, ProviderMicrosoft},
+		{Result{Recipient: "x@live.com"}, ProviderMicrosoft},
+		{Result{Recipient: "x@msn.com"}, ProviderMicrosoft},
+		{Result{RemoteMTA: "mta5.am0.yahoodns.net"}, ProviderYahoo},
+		{Result{Recipient: "x@aol.com"}, ProviderYahoo},
+		{Result{Recipient: "x@ymail.com"}, ProviderYahoo},
+		{Result{Recipient: "x@me.com"}, ProviderApple},
+		{Result{Recipient: "x@mac.com"}, ProviderApple},
+		{Result{Recipient: "x@icloud.com"}, ProviderApple},
+		{Result{Recipient: "x@some.com"}, ProviderOther},
+		{Result{Recipient: "x@example.org", Diagnostic: "550 5.7.1 see https://support.google.com/mail gsmtp"}, ProviderGoogle},
+		{Result{Recipient: "x@example.org", Diagnostic: "host mx1.hotmail.com said 550"}, ProviderMicrosoft},
+	}
+	for _, c := range cases {
+		if got := providerOf(&c.r); got != c.want {
+			t.Errorf("providerOf(%+v) = %q, want %q", c.r, got, c.want)
+		}
+	}
+}
+
+// TestCodes checks status and reply code extraction from diagnostics.
+func TestCodes(t *testing.T) {
+	cases := []struct{ diag, status, reply string }{
+		{"550 5.1.1 <a@b.test>: Recipient address rejected", "5.1.1", "550"},
+		{"550-5.7.26 Unauthenticated email", "5.7.26", "550"},
+		{"Sorry, no mailbox here by that name. (#5.1.1)", "5.1.1", ""},
+		{"host 192.0.2.45 said: 452 Mailbox full", "", "452"},
+		{"5.1.0 - Unknown address error 550-'5.7.1 Access denied'", "5.1.0", "550"},
+		{"connect to 192.0.2.1:25: Connection timed out", "", ""},
+		{"421 4.7.650 The mail server has been temporarily rate limited", "4.7.650", "421"},
+	}
+	for _, c := range cases {
+		if got := findStatus(c.diag); got != c.status {
+			t.Errorf("findStatus(%q) = %q, want %q", c.diag, got, c.status)
+		}
+		r, _ := codePair(c.diag)
+		if r == "" {
+			r = findReplyCode(c.diag)
+		}
+		if r != c.reply {
+			t.Errorf("reply code of %q = %q, want %q", c.diag, r, c.reply)
+		}
+	}
+}

@@ -1,0 +1,207 @@
+package dsn
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// TestDecodeErrors checks unreadable input gives a typed *DecodeError and
+// no results.
+func TestDecodeErrors(t *testing.T) {
+	for name, raw := range map[string][]byte{
+		"empty":      nil,
+		"blank":      []byte("\n\r\n  \n"),
+		"no headers": []byte("just some words without any header\nsecond line\n"),
+		"nested":     nested(100),
+		"too many parts": func() []byte {
+			var b bytes.Buffer
+			b.WriteString("From: a@b.test\nContent-Type: multipart/mixed; boundary=x\n\n")
+			for i := 0; i < maxParts+10; i++ {
+				b.WriteString("--x\nContent-Type: text/plain\n\nhi\n")
+			}
+			b.WriteString("--x--\n")
+			return b.Bytes()
+		}(),
+	} {
+		res, err := Decode(raw)
+		var de *DecodeError
+		if !errors.As(err, &de) {
+			t.Errorf("%s: error %v, want *DecodeError", name, err)
+			continue
+		}
+		if de.Part == "" || de.Reason == "" {
+			t.Errorf("%s: DecodeError without part or reason: %+v", name, de)
+		}
+		if len(res) != 0 {
+			t.Errorf("%s: %d results with an error", name, len(res))
+		}
+	}
+}
+
+// nested builds a message with depth levels of multipart nesting.
+func nested(depth int) []byte {
+	var b strings.Builder
+	b.WriteString("From: a@b.test\nSubject: deep\n")
+	for i := 0; i < depth; i++ {
+		fmt.Fprintf(&b, "Content-Type: multipart/mixed; boundary=\"b%d\"\n\n--b%d\n", i, i)
+	}
+	b.WriteString("Content-Type: text/plain\n\nbottom\n")
+	for i := depth - 1; i >= 0; i-- {
+		fmt.Fprintf(&b, "--b%d--\n", i)
+	}
+	return []byte(b.String())
+}
+
+// TestNestingLimit checks a message at the depth cap still decodes.
+func TestNestingLimit(t *testing.T) {
+	if _, err := Decode(nested(MaxDepth - 1)); err != nil {
+		t.Fatalf("depth %d: %v", MaxDepth-1, err)
+	}
+	if _, err := Decode(nested(MaxDepth + 5)); err == nil {
+		t.Fatalf("depth %d decoded without error", MaxDepth+5)
+	}
+}
+
+// bigBounce builds an RFC 3464 bounce returning an original of about size
+// bytes (a base64 attachment), as a large bounce looks in practice.
+func bigBounce(size int) []byte {
+	var b bytes.Buffer
+	b.Grow(size + 4096)
+	b.WriteString(`From: MAILER-DAEMON@mx.sender.test
+To: campaign@sender.test
+Subject: Undelivered Mail Returned to Sender
+MIME-Version: 1.0
+Content-Type: multipart/report; report-type=delivery-status; boundary="big"
+
+--big
+Content-Type: text/plain
+
+Your message could not be delivered.
+
+--big
+Content-Type: message/delivery-status
+
+Reporting-MTA: dns; mx.sender.test
+
+Final-Recipient: rfc822; zed@example.com
+Action: failed
+Status: 5.3.4
+Diagnostic-Code: smtp; 552 5.3.4 Message size exceeds fixed limit
+
+--big
+Content-Type: message/rfc822
+
+From: campaign@sender.test
+To: zed@example.com
+Subject: Big
+Message-ID: <big@sender.test>
+MIME-Version: 1.0
+Content-Type: multipart/mixed; boundary="inner"
+
+--inner
+Content-Type: text/plain
+
+See attachment.
+--inner
+Content-Type: application/octet-stream
+Content-Transfer-Encoding: base64
+
+`)
+	line := strings.Repeat("QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo", 3)[:76] + "\n"
+	for b.Len() < size {
+		b.WriteString(line)
+	}
+	b.WriteString("--inner--\n\n--big--\n")
+	return b.Bytes()
+}
+
+// peakHeapDuring runs fn while sampling the heap and returns the largest
+// growth of HeapAlloc over the starting value, in bytes.
+func peakHeapDuring(fn func()) uint64 {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	base := ms.HeapAlloc
+	done := make(chan struct{})
+	peak := make(chan uint64)
+	go func() {
+		var max uint64
+		var s runtime.MemStats
+		for {
+			select {
+			case <-done:
+				runtime.ReadMemStats(&s)
+				if s.HeapAlloc > max {
+					max = s.HeapAlloc
+				}
+				peak <- max
+				return
+			default:
+				runtime.ReadMemStats(&s)
+				if s.HeapAlloc > max {
+					max = s.HeapAlloc
+				}
+				runtime.Gosched()
+			}
+		}
+	}()
+	fn()
+	close(done)
+	p := <-peak
+	if p < base {
+		return 0
+	}
+	return p - base
+}
+
+// TestLargeMessageMemory decodes a 25 MB bounce (LF and CRLF) and checks
+// the heap grows by less than 3x the message size: the returned original
+// is sliced, not copied or decoded.
+func TestLargeMessageMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("large message test skipped in -short mode")
+	}
+	for _, crlf := range []bool{false, true} {
+		raw := bigBounce(25 << 20)
+		if crlf {
+			raw = toCRLF(raw)
+		}
+		var res []Result
+		var err error
+		grow := peakHeapDuring(func() { res, err = Decode(raw) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res) != 1 || res[0].Recipient != "zed@example.com" || res[0].Status != "5.3.4" {
+			t.Fatalf("results %+v", res)
+		}
+		if limit := uint64(3 * len(raw)); grow > limit {
+			t.Errorf("crlf=%v: heap grew %d bytes decoding %d bytes (limit %d)", crlf, grow, len(raw), limit)
+		}
+		t.Logf("crlf=%v: %d MB message, peak heap growth %.1f MB", crlf, len(raw)>>20, float64(grow)/(1<<20))
+	}
+}
+
+// BenchmarkDecodeLarge decodes a 2 MB bounce and reports the peak heap
+// growth relative to the message size (target under 3).
+func BenchmarkDecodeLarge(b *testing.B) {
+	raw := bigBounce(2 << 20)
+	b.SetBytes(int64(len(raw)))
+	b.ReportAllocs()
+	var worst uint64
+	for i := 0; i < b.N; i++ {
+		g := peakHeapDuring(func() {
+			if _, err := Decode(raw); err != nil {
+				b.Fatal(err)
+			}
+		})
+		if g > worst {
+			worst = g
+		}
+	}
+	b.ReportMetric(float64(worst)/float64(len(raw)), "peakheap/size")
+}
