@@ -104,7 +104,8 @@ func MailboxCheckpoints(ctx context.Context, db *gorm.DB, mailboxID int64) ([]Ma
 	return fs, nil
 }
 
-// ClaimDueMailboxes returns up to limit active mailboxes whose next sync is
+// ClaimDueMailboxes returns up to limit active (or failing, status error)
+// mailboxes whose next sync is
 // due at now (or never scheduled), and in the same statement moves their
 // next_sync_at to now+hold, so that the next scheduler tick, here or in
 // another worker, does not enqueue them again while they wait in the queue.
@@ -115,7 +116,7 @@ func ClaimDueMailboxes(ctx context.Context, db *gorm.DB, now time.Time, hold tim
 UPDATE mailboxes SET next_sync_at = ?
 WHERE id IN (
     SELECT id FROM mailboxes
-    WHERE status = 'active' AND (next_sync_at IS NULL OR next_sync_at <= ?)
+    WHERE status IN ('active', 'error') AND (next_sync_at IS NULL OR next_sync_at <= ?)
     ORDER BY next_sync_at NULLS FIRST, id
     LIMIT ? FOR UPDATE SKIP LOCKED)
 RETURNING id`, now.Add(hold), now, limit).Scan(&ids).Error
@@ -213,4 +214,10 @@ func unlock(c *sql.Conn, id int64) {
 		_ = c.Raw(func(any) error { return driver.ErrBadConn })
 	}
 	_ = c.Close()
+}
+
+// RescheduleMailbox sets when mailbox id is next due.
+func RescheduleMailbox(ctx context.Context, db *gorm.DB, id int64, at time.Time) error {
+	err := db.WithContext(ctx).Exec(`UPDATE mailboxes SET next_sync_at = ? WHERE id = ?`, at, id).Error
+	return Translate("reschedule mailbox", err)
 }

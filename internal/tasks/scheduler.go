@@ -1,0 +1,93 @@
+package tasks
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"gorm.io/gorm"
+
+	"github.com/rebound-hq/rebound/internal/store"
+)
+
+// Scheduler enqueues a sync of every due mailbox once per Tick. Each
+// mailbox's next_sync_at is set by the sync's outcome (its interval,
+// jittered, or a growing backoff after failures); claiming a mailbox moves
+// it Hold ahead so a queued sync is not enqueued again. Several schedulers
+// (one per worker replica) can run at once.
+type Scheduler struct {
+	DB     *gorm.DB
+	Queue  Enqueuer
+	Tick   time.Duration    // 0 means one minute
+	Hold   time.Duration    // 0 means 30 minutes (the task's Unique TTL)
+	Batch  int              // mailboxes claimed per round; 0 means 500
+	Now    func() time.Time // nil means time.Now
+	Logger *slog.Logger     // nil discards
+}
+
+// Run enqueues due mailboxes at once and then every Tick until ctx ends;
+// it returns ctx's error. Failures are logged and retried at the next tick.
+func (s *Scheduler) Run(ctx context.Context) error {
+	tick := s.Tick
+	if tick <= 0 {
+		tick = time.Minute
+	}
+	t := time.NewTicker(tick)
+	defer t.Stop()
+	for {
+		if _, err := s.EnqueueDue(ctx); err != nil && ctx.Err() == nil {
+			s.log().Error("tasks: schedule mailbox syncs", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-t.C:
+		}
+	}
+}
+
+func (s *Scheduler) log() *slog.Logger {
+	if s.Logger != nil {
+		return s.Logger
+	}
+	return slog.New(slog.DiscardHandler)
+}
+
+// EnqueueDue claims the due mailboxes and enqueues their syncs, returning
+// how many were newly queued. A mailbox whose enqueue fails is due again
+// at once (its claim is undone), so the next round retries it.
+func (s *Scheduler) EnqueueDue(ctx context.Context) (int, error) {
+	now := time.Now()
+	if s.Now != nil {
+		now = s.Now()
+	}
+	hold, batch := s.Hold, s.Batch
+	if hold <= 0 {
+		hold = uniqueTTL
+	}
+	if batch <= 0 {
+		batch = 500
+	}
+	queued := 0
+	for {
+		ids, err := store.ClaimDueMailboxes(ctx, s.DB, now, hold, batch)
+		if err != nil {
+			return queued, err
+		}
+		for _, id := range ids {
+			ok, err := EnqueueSync(ctx, s.Queue, id)
+			if err != nil {
+				if uerr := store.RescheduleMailbox(ctx, s.DB, id, now); uerr != nil {
+					s.log().Error("tasks: undo claim", "mailbox_id", id, "err", uerr)
+				}
+				return queued, err
+			}
+			if ok {
+				queued++
+			}
+		}
+		if len(ids) < batch {
+			return queued, nil
+		}
+	}
+}
