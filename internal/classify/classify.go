@@ -1,31 +1,26 @@
 package classify
 
-import "github.com/rebound-hq/rebound/internal/dsn"
+import (
+	"strings"
+
+	"github.com/rebound-hq/rebound/internal/dsn"
+)
 
 // Classify returns the Verdict for one decoded result, following
 // ../shared/docs/classification.md.
 //
 // Kinds other than bounce and delayed have fixed answers: auto_reply is
 // vacation / "Auto-reply", complaint is feedback / "Complaint", delivered is
-// delivered with no label, not_bounce has no reason and no label. None of
-// them has a class or an invalid address.
+// delivered with no label (delivered results are only logged), not_bounce
+// has no reason and no label. None of them has a class or an invalid
+// address. A result with an empty Kind is read as a bounce.
 //
-// For bounce (and an empty Kind, read as bounce) and delayed, the reason is
-// decided in this order, the first that answers winning:
-//
-//  1. strong phrases in the diagnostic text (phrases.go), the most
-//     specific reason first (see reasonRank): the text says more than any
-//     code, so a 5.1.1 that says "rate limited" is speeding;
-//  2. a specific enhanced status code (5.1.1, 5.2.2, 5.7.25 ...; statusRules),
-//     then a specific reply code (551, 521, 556; replyRules);
-//  3. the decoder's Hint, a reason the message's format states;
-//  4. weak phrases (generic words such as "rejected" or "denied");
-//  5. a generic enhanced status code (X.7.1, X.3.0 ...), then the reply code;
-//  6. undefined.
-//
-// Class (bounce only) is the first digit of the enhanced code, else of the
-// reply code (4 soft, 5 hard), else hard only where the address is invalid.
-// A delayed result is labelled "Delayed" whatever its reason.
+// For bounce and delayed results the reason comes from Reason (see there for
+// the order of evidence). Class (bounce only) is the first digit of the
+// enhanced status code, else of the reply code (4 soft, 5 hard), else hard
+// only where the address is invalid. The label follows the reason (and the
+// class, for undefined); a delayed result is labelled "Delayed" whatever its
+// reason. AddressInvalid follows the reason (see AddressInvalid).
 func Classify(r dsn.Result) Verdict {
 	switch r.Kind {
 	case dsn.KindAutoReply:
@@ -38,34 +33,27 @@ func Classify(r dsn.Result) Verdict {
 		return Verdict{}
 	}
 
-	reason := Reason(r.Status, r.ReplyCode, r.Diagnostic, r.Hint)
+	reason := ReasonOf(Evidence{
+		Kind:           r.Kind,
+		Status:         r.Status,
+		ReplyCode:      r.ReplyCode,
+		Diagnostic:     r.Diagnostic,
+		DiagnosticType: r.DiagnosticType,
+		Hint:           r.Hint,
+	})
 
-	sc, rc := codeClass(r.Status), codeClass(r.ReplyCode)
-	// A "2.x.x" or "4.x.x" status on a failed delivery still decides the
-	// class; a missing one falls back to the reply code.
-	digit := sc
-	if digit == 0 || digit == '2' {
-		if rc != 0 && rc != '2' {
-			digit = rc
-		}
+	digit := codeClass(r.Status)
+	if digit != '4' && digit != '5' {
+		digit = codeClass(r.ReplyCode)
 	}
-	permanent := digit == '5'
-	invalid := AddressInvalid(reason, permanent)
+	invalid := AddressInvalid(reason, digit == '5')
 
 	if r.Kind == dsn.KindDelayed {
 		return Verdict{Reason: reason, Label: LabelDelayed}
 	}
-
 	class := ClassSoft
-	switch digit {
-	case '5':
+	if digit == '5' || digit != '4' && invalid {
 		class = ClassHard
-	case '4':
-		class = ClassSoft
-	default:
-		if invalid {
-			class = ClassHard
-		}
 	}
 	return Verdict{
 		Class:          class,
@@ -75,30 +63,102 @@ func Classify(r dsn.Result) Verdict {
 	}
 }
 
-// Reason decides the reason of a failed or delayed delivery from its
-// enhanced status code ("5.1.1" or ""), SMTP reply code ("550" or ""),
-// diagnostic text and the decoder's hint (a reason, or ""), in the order
-// documented on Classify. It never returns "": a bounce whose cause cannot be
-// told is ReasonUndefined.
+// Evidence is what a failed or delayed delivery tells about its cause: the
+// fields of dsn.Result that Classify reads.
+type Evidence struct {
+	Kind           dsn.Kind
+	Status         string // RFC 3463 enhanced status code ("5.1.1"), or ""
+	ReplyCode      string // RFC 5321 reply code ("550"), or ""
+	Diagnostic     string // the remote server's reply or the bounce's error text
+	DiagnosticType string // RFC 3464 diagnostic type ("smtp", "x-unix"), or ""
+	Hint           string // a reason the decoder's format states, or ""
+	// Command is the SMTP command the remote server answered ("HELO",
+	// "MAIL", "RCPT", "DATA"); when "", it is read from the diagnostic
+	// ("after RCPT TO:", "in reply to end of DATA command", ...).
+	Command string
+}
+
+// Reason decides the reason of a failed or delayed delivery from its status
+// code, reply code, diagnostic text and the decoder's hint; see ReasonOf.
 func Reason(status, reply, diagnostic, hint string) string {
-	var buf [1024]byte
+	return ReasonOf(Evidence{Status: status, ReplyCode: reply, Diagnostic: diagnostic, Hint: hint})
+}
+
+// retryHints are reasons a decoder may state from a fixed sentence that
+// still say less than the remote server's own text or code.
+var retryHints = map[string]bool{
+	ReasonUndefined: true, ReasonOnHold: true, ReasonSystemError: true,
+	ReasonSecurityError: true, ReasonExpired: true, ReasonNetworkError: true,
+	ReasonHostUnknown: true, ReasonUserUnknown: true,
+}
+
+// ReasonOf decides the reason. It never returns "": a bounce whose cause
+// cannot be told is ReasonOnHold when it carries a diagnostic text that says
+// nothing known, ReasonUndefined when it carries none. The evidence is
+// weighed in this order, the first that answers winning:
+//
+//  1. the decoder's Hint, when it names a definite cause (not one of
+//     retryHints): a format that maps a fixed sentence to a reason (qmail,
+//     Japanese carriers, Google Groups ...) knows its own wording;
+//  2. strong phrases of the diagnostic (phrases.go), the most telling reason
+//     first (reasonRank): the text says more than any code, so a 5.1.1 that
+//     says "rate limited" is speeding and a 5.7.1 "blocked using Spamhaus" is
+//     blocked. A local-delivery diagnostic (type x-unix) is mailererror
+//     unless it speaks of quota or size;
+//  3. a specific enhanced status code (5.1.1, 5.2.2, 5.7.25 ...; statusRules),
+//     then a specific reply code (551, 521, 556; replyRules);
+//  4. the remaining Hint;
+//  5. weak phrases (generic words such as "blocked" or "policy");
+//  6. a generic enhanced status code (X.7.1, X.3.0 ...), then a reply code;
+//  7. the SMTP command refused: greeting or HELO is blocked, MAIL FROM is
+//     rejected;
+//  8. a delayed result is expired;
+//  9. onhold when there is diagnostic text, undefined when there is none.
+//
+// An address reason (userunknown, hostunknown, notaccept) read from the
+// text is about the address the refused command carried: at MAIL FROM it is
+// the sender's (rejected), at HELO our host's (blocked), and a "user
+// unknown" answered to DATA comes from a content filter (filtered), since
+// the recipient was accepted at RCPT TO.
+func ReasonOf(e Evidence) string {
+	if e.Hint != "" && isReason(e.Hint) && !retryHints[e.Hint] {
+		return e.Hint
+	}
+
+	var buf [2048]byte
 	var ms [16]match
-	text := normalize(diagnostic, buf[:])
+	text := normalize(e.Diagnostic, buf[:])
+	command := strings.ToUpper(e.Command)
+	if command == "" {
+		command = commandIn(text)
+	}
 
 	found := strongPhrases.find(text, ms[:0])
+	tr := ""
 	if i := strongPhrases.best(found); i >= 0 {
-		return strongPhrases.rules[i].reason
+		tr = strongPhrases.rules[i].reason
 	}
-	sr, sok := statusRule(status)
+	if strings.EqualFold(e.DiagnosticType, "x-unix") {
+		switch tr {
+		case ReasonMailboxFull, ReasonMesgTooBig, ReasonExceedLimit, ReasonSuspend:
+			return tr
+		}
+		return ReasonMailerError
+	}
+	if tr != "" {
+		return byCommand(tr, command)
+	}
+
+	sr, sok := statusRule(e.Status)
 	if sok && sr.specific {
 		return sr.reason
 	}
-	rr, rok := replyRules[reply]
+	rr, rok := replyRules[strings.TrimSpace(e.ReplyCode)]
 	if rok && rr.specific {
 		return rr.reason
 	}
-	if hint != "" && isReason(hint) {
-		return hint
+	if e.Hint != "" && isReason(e.Hint) {
+		return e.Hint
 	}
 	found = weakPhrases.find(text, found[:0])
 	if i := weakPhrases.best(found); i >= 0 {
@@ -110,7 +170,92 @@ func Reason(status, reply, diagnostic, hint string) string {
 	if rok {
 		return rr.reason
 	}
+	switch command {
+	case "CONN", "HELO", "EHLO":
+		return ReasonBlocked
+	case "MAIL":
+		return ReasonRejected
+	}
+	if e.Kind == dsn.KindDelayed {
+		return ReasonExpired
+	}
+	if len(text) > 0 {
+		return ReasonOnHold
+	}
 	return ReasonUndefined
+}
+
+// byCommand re-reads an address reason found in the text by the SMTP
+// command that was refused (see ReasonOf).
+func byCommand(reason, command string) string {
+	switch reason {
+	case ReasonUserUnknown, ReasonHostUnknown, ReasonNotAccept:
+	default:
+		return reason
+	}
+	switch command {
+	case "CONN", "HELO", "EHLO":
+		return ReasonBlocked
+	case "MAIL":
+		return ReasonRejected
+	case "DATA":
+		if reason == ReasonUserUnknown {
+			return ReasonFiltered
+		}
+	}
+	return reason
+}
+
+// commandMarkers are the phrases MTAs use to say which SMTP command the
+// remote server refused: Postfix "(in reply to RCPT TO command)", Exim
+// "SMTP error from remote mail server after end of data:", Sendmail's
+// transcript ">>> DATA", qmail "Connected to X but sender was rejected",
+// DragonFly "did not like our RCPT TO:", 1&1 "for TEXT command".
+var commandMarkers = []struct {
+	command, phrase string
+}{
+	{"DATA", "after end of data"},
+	{"DATA", "in reply to end of data command"},
+	{"DATA", "in reply to data command"},
+	{"DATA", "after data"},
+	{"DATA", ">>> data"},
+	{"DATA", "for text command"},
+	{"DATA", "did not like our data"},
+	{"RCPT", "after rcpt to"},
+	{"RCPT", "in reply to rcpt to command"},
+	{"RCPT", ">>> rcpt to"},
+	{"RCPT", "did not like our rcpt to"},
+	{"RCPT", "does not like recipient"},
+	{"RCPT", "for rcpt command"},
+	{"MAIL", "after mail from"},
+	{"MAIL", "in reply to mail from command"},
+	{"MAIL", ">>> mail from"},
+	{"MAIL", "sender was rejected"},
+	{"MAIL", "did not like our mail from"},
+	{"HELO", "after initial connection"},
+	{"HELO", "in reply to helo command"},
+	{"HELO", "in reply to ehlo command"},
+	{"HELO", "after helo"},
+	{"HELO", "after ehlo"},
+	{"HELO", "my name was rejected"},
+	{"HELO", ">>> ehlo"},
+	{"HELO", ">>> helo"},
+}
+
+// commandIn returns the SMTP command a normalised diagnostic says was
+// refused, or "". The marker nearest the end wins: it precedes the reply.
+func commandIn(text []byte) string {
+	if len(text) == 0 {
+		return ""
+	}
+	s := bytesToString(text)
+	best, at := "", -1
+	for _, m := range commandMarkers {
+		if i := strings.LastIndex(s, m.phrase); i > at {
+			best, at = m.command, i
+		}
+	}
+	return best
 }
 
 var reasonSet = func() map[string]bool {

@@ -1,8 +1,10 @@
 package classify
 
 import (
+	"bytes"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // A phrase is matched against the normalised diagnostic: lower case (ASCII
@@ -27,18 +29,17 @@ type matcher struct {
 
 const (
 	hashBits = 12
-	maxGap   = 80   // bytes allowed for " * " gaps
+	maxGap   = 120  // bytes allowed for " * " gaps
 	maxScan  = 8192 // bytes of diagnostic examined
 )
 
 type compiledRule struct {
-	reason     string
-	rank       int      // precedence of the reason; lower wins
-	frags      []string // fragments, in order
-	leftWord   bool     // word boundary required before the first fragment
-	rightWord  bool     // word boundary required after the last fragment
-	phrase     string   // as written in the table, for tests and review
-	specificID int      // index of the rule in its table, for stable ties
+	reason    string
+	rank      int      // precedence of the reason; lower wins
+	frags     [][]byte // fragments, in order
+	leftWord  bool     // word boundary required before the first fragment
+	rightWord bool     // word boundary required after the last fragment
+	phrase    string   // as written in the table, for tests and review
 }
 
 // match is one occurrence of a rule in a text: bytes [start,end).
@@ -57,9 +58,9 @@ func trigramHash(a, b, c byte) uint32 {
 // on the tables rules out.
 func newMatcher(rules []phraseRule, rank map[string]int) *matcher {
 	m := &matcher{}
-	for i, r := range rules {
+	for _, r := range rules {
 		p := r.phrase
-		c := compiledRule{reason: r.reason, rank: rank[r.reason], phrase: p, specificID: i}
+		c := compiledRule{reason: r.reason, rank: rank[r.reason], phrase: p}
 		if strings.HasPrefix(p, " ") {
 			c.leftWord = true
 		}
@@ -67,7 +68,7 @@ func newMatcher(rules []phraseRule, rank map[string]int) *matcher {
 			c.rightWord = true
 		}
 		for _, f := range strings.Split(strings.TrimSpace(p), " * ") {
-			c.frags = append(c.frags, f)
+			c.frags = append(c.frags, []byte(f))
 		}
 		if len(c.frags[0]) < 3 {
 			panic("classify: phrase too short to index: " + p)
@@ -86,7 +87,7 @@ func isWordByte(b byte) bool {
 
 // find appends to dst every occurrence (the first per rule) of the
 // matcher's rules in text, which must be normalised.
-func (m *matcher) find(text string, dst []match) []match {
+func (m *matcher) find(text []byte, dst []match) []match {
 	n := len(text)
 	for i := 0; i+3 <= n; i++ {
 		b := m.buckets[trigramHash(text[i], text[i+1], text[i+2])]
@@ -97,7 +98,7 @@ func (m *matcher) find(text string, dst []match) []match {
 		for _, ri := range b {
 			r := &m.rules[ri]
 			f := r.frags[0]
-			if !strings.HasPrefix(text[i:], f) {
+			if !bytes.HasPrefix(text[i:], f) {
 				continue
 			}
 			if r.leftWord && i > 0 && isWordByte(text[i-1]) {
@@ -114,7 +115,7 @@ func (m *matcher) find(text string, dst []match) []match {
 				if lim > n {
 					lim = n
 				}
-				k := strings.Index(text[end:lim], g)
+				k := bytes.Index(text[end:lim], g)
 				if k < 0 {
 					continue rules
 				}
@@ -162,24 +163,22 @@ func (m *matcher) best(ms []match) int {
 	return ms[win].rule
 }
 
-// normalize lower-cases s and folds white space runs to one space, writing
-// into buf when it is large enough. Only the first maxScan bytes are kept.
-func normalize(s string, buf []byte) string {
+// normalize lower-cases s, folds white space runs to one space and replaces
+// every e-mail address with a lone "@" (so that a local part such as
+// "filtered@" or "spam-reports@" cannot pose as a phrase), writing into buf.
+// Only the first maxScan bytes of s are read.
+func normalize(s string, buf []byte) []byte {
 	if len(s) > maxScan {
 		s = s[:maxScan]
-		for len(s) > 0 && !utf8.ValidString(s[len(s)-1:]) && !utf8.RuneStart(s[len(s)-1]) {
+		for len(s) > 0 && !utf8.RuneStart(s[len(s)-1]) {
 			s = s[:len(s)-1]
 		}
 	}
-	ascii := true
 	for i := 0; i < len(s); i++ {
 		if s[i] >= 0x80 {
-			ascii = false
+			s = strings.ToLower(s)
 			break
 		}
-	}
-	if !ascii {
-		s = strings.ToLower(s)
 	}
 	out := buf[:0]
 	space := true // drop leading space
@@ -194,6 +193,14 @@ func normalize(s string, buf []byte) string {
 			continue
 		case c >= 'A' && c <= 'Z':
 			c += 'a' - 'A'
+		case c == '@':
+			// Drop the local part already written and skip the domain.
+			for len(out) > 0 && !isAddrDelim(out[len(out)-1]) {
+				out = out[:len(out)-1]
+			}
+			for i+1 < len(s) && !isAddrDelim(s[i+1]) {
+				i++
+			}
 		}
 		out = append(out, c)
 		space = false
@@ -201,5 +208,20 @@ func normalize(s string, buf []byte) string {
 	if n := len(out); n > 0 && out[n-1] == ' ' {
 		out = out[:n-1]
 	}
-	return string(out)
+	return out
+}
+
+// isAddrDelim reports whether b ends an e-mail address in running text.
+func isAddrDelim(b byte) bool {
+	switch b {
+	case ' ', '\t', '\r', '\n', '<', '>', '(', ')', '[', ']', '"', '\'', ',', ';', ':':
+		return true
+	}
+	return false
+}
+
+// bytesToString views b as a string without copying; b must not change
+// while the string is in use.
+func bytesToString(b []byte) string {
+	return unsafe.String(unsafe.SliceData(b), len(b))
 }

@@ -8,31 +8,36 @@ type phraseRule struct {
 	phrase string
 }
 
-// reasonRank is the precedence of reasons when several strong phrases match
-// one diagnostic (lower wins). The order follows how specific each cause
-// is and what the sender should learn from it:
+// reasonRank is the precedence of reasons when strong phrases of several
+// reasons occur in one diagnostic: the lowest rank wins (after phrases lying
+// inside a longer matched phrase have been dropped, see matcher.best). The
+// order puts first what the text can only mean one way and what the sender
+// most needs to learn:
 //
-//   - rate and connection limits, blocklists, reputation, reverse DNS,
-//     authentication, TLS and malware first: a receiving server that names
-//     one of these often phrases it as a recipient error ("550 5.1.1 ...
-//     rate limited", "550 5.7.1 ... blocked using Spamhaus");
-//   - then the message's fate (expired) and the recipient's state
-//     (moved, unknown, host unknown, no mail accepted, disabled, full, size);
-//   - then sender, policy and content refusals;
-//   - then faults on the way (system, network, mailer) and deferrals.
+//   - the state of the recipient's mailbox (full, size limits, disabled,
+//     moved): a "mailbox full" reply is mailboxfull whatever else it says;
+//   - relaying, RFC compliance, authentication, reputation and reverse DNS,
+//     which receiving servers often word as a recipient error ("550 5.1.1
+//     ... rate limited", "550 5.7.1 ... blocked using Spamhaus");
+//   - connection and rate limits, malware, spam and blocklists;
+//   - the address itself (unknown user, unknown host, no mail accepted);
+//   - recipient filters and sender refusals;
+//   - the message's fate (expired), then policy, content, security and
+//     syntax refusals, then faults on the way (system full, local mailer,
+//     network, system).
 var reasonRank = func() map[string]int {
 	order := []string{
-		ReasonSpeeding, ReasonTooManyConn, ReasonBlocked, ReasonBadReputation,
-		ReasonRequirePTR, ReasonAuthFailure, ReasonFailedSTARTTLS,
-		ReasonVirusDetected, ReasonSpamDetected, ReasonNoRelaying,
-		ReasonExpired,
-		ReasonHasMoved, ReasonUserUnknown, ReasonHostUnknown, ReasonNotAccept,
-		ReasonSuspend, ReasonMailboxFull, ReasonMesgTooBig, ReasonExceedLimit,
-		ReasonSystemFull,
-		ReasonRejected, ReasonFiltered, ReasonNotCompliantRFC,
-		ReasonContentError, ReasonPolicyViolation, ReasonSecurityError,
-		ReasonSyntaxError,
-		ReasonMailerError, ReasonNetworkError, ReasonSystemError, ReasonOnHold,
+		ReasonMailboxFull, ReasonMesgTooBig, ReasonExceedLimit, ReasonSuspend,
+		ReasonHasMoved, ReasonNoRelaying, ReasonNotCompliantRFC,
+		ReasonAuthFailure, ReasonBadReputation, ReasonRequirePTR,
+		ReasonTooManyConn, ReasonSpeeding, ReasonVirusDetected,
+		ReasonSpamDetected, ReasonBlocked,
+		ReasonUserUnknown, ReasonHostUnknown, ReasonNotAccept,
+		ReasonFiltered, ReasonRejected,
+		ReasonExpired, ReasonPolicyViolation, ReasonContentError,
+		ReasonFailedSTARTTLS, ReasonSecurityError, ReasonSyntaxError,
+		ReasonSystemFull, ReasonMailerError, ReasonNetworkError,
+		ReasonSystemError, ReasonOnHold,
 		ReasonVacation, ReasonFeedback, ReasonDelivered, ReasonUndefined,
 	}
 	m := make(map[string]int, len(order))
@@ -47,126 +52,892 @@ var (
 	weakPhrases   = newMatcher(weakPhraseTable, reasonRank)
 )
 
-// strongPhraseTable lists phrases that name a cause precisely. They decide
-// the reason over any status code.
+// strongPhraseTable lists phrases that name a cause precisely; they decide
+// the reason over any status code. Sources are the reply texts published or
+// commonly returned by the MTAs and providers named in the comments (Postfix,
+// Sendmail, Exim, qmail, Exchange/Microsoft 365, Gmail/Google Workspace,
+// Yahoo, Apple iCloud, Mimecast, Proofpoint, Barracuda, Tencent, Mail.ru,
+// Japanese carriers, ...) and the RFC 3463/5321 standard texts, in English
+// and in the languages those servers answer in.
 var strongPhraseTable = []phraseRule{
-	// speeding
+	// ---- mailboxfull: the recipient's mailbox is over quota
+	{ReasonMailboxFull, "mailbox full"},
+	{ReasonMailboxFull, "mailbox is full"},
+	{ReasonMailboxFull, "mailbox * is full"},
+	{ReasonMailboxFull, "mailbox is currently full"},
+	{ReasonMailboxFull, "mailbox size limit exceeded"}, // Postfix local(8)
+	{ReasonMailboxFull, "mailbox exceeds allowed size"},
+	{ReasonMailboxFull, "mailbox has exceeded"},
+	{ReasonMailboxFull, "mailbox would exceed"},
+	{ReasonMailboxFull, "mailbox quota"},
+	{ReasonMailboxFull, "mailfolder is full"},
+	{ReasonMailboxFull, "full mailbox"},
+	{ReasonMailboxFull, "inbox is full"},
+	{ReasonMailboxFull, "inbox is out of storage space"}, // Gmail 5.2.2
+	{ReasonMailboxFull, "out of storage space"},
+	{ReasonMailboxFull, "overquota"}, // Gmail OverQuotaTemp/OverQuotaPerm
+	{ReasonMailboxFull, "over quota"},
+	{ReasonMailboxFull, "over the quota"},
+	{ReasonMailboxFull, "over its quota"},
+	{ReasonMailboxFull, "over their quota"},
+	{ReasonMailboxFull, "quota exceeded"},
+	{ReasonMailboxFull, "quotaexceeded"}, // Exchange MapiExceptionShutoffQuotaExceeded
+	{ReasonMailboxFull, "quota * exceeded"},
+	{ReasonMailboxFull, "exceeded * quota"},
+	{ReasonMailboxFull, "exceeds * quota"},
+	{ReasonMailboxFull, "quota violation"},
+	{ReasonMailboxFull, "quota full"},
+	{ReasonMailboxFull, "disk quota"},
+	{ReasonMailboxFull, "storage quota"},
+	{ReasonMailboxFull, "exceeded storage allocation"}, // RFC 5321 552 text
+	{ReasonMailboxFull, "insufficient disk space"},
+	{ReasonMailboxFull, "not enough disk space"},
+	{ReasonMailboxFull, "not sufficient disk space"},
+	{ReasonMailboxFull, "no space left on device"},
+	{ReasonMailboxFull, "user's space has been used up"},
+	{ReasonMailboxFull, "user has too many messages"},
+	{ReasonMailboxFull, "too many messages in * mailbox"},
+	{ReasonMailboxFull, "number of messages in recipient's mailbox exceeded"}, // Biglobe
+	{ReasonMailboxFull, "account is full"},
+	{ReasonMailboxFull, "account is over"},
+	{ReasonMailboxFull, "too much mail data"}, // NTT docomo
+	{ReasonMailboxFull, "postfach voll"},
+	{ReasonMailboxFull, "postfach ist voll"},
+	{ReasonMailboxFull, "speicherplatz * überschritten"},
+	{ReasonMailboxFull, "quota überschritten"},
+	{ReasonMailboxFull, "boite pleine"},
+	{ReasonMailboxFull, "boîte pleine"},
+	{ReasonMailboxFull, "boite aux lettres pleine"},
+	{ReasonMailboxFull, "boîte aux lettres pleine"},
+	{ReasonMailboxFull, "boite du destinataire pleine"}, // La Poste / Orange
+	{ReasonMailboxFull, "boîte du destinataire pleine"},
+	{ReasonMailboxFull, "quota dépassé"},
+	{ReasonMailboxFull, "quota depasse"},
+	{ReasonMailboxFull, "buzón lleno"},
+	{ReasonMailboxFull, "buzon lleno"},
+	{ReasonMailboxFull, "buzón está lleno"},
+	{ReasonMailboxFull, "cuota excedida"},
+	{ReasonMailboxFull, "caixa postal cheia"},
+	{ReasonMailboxFull, "caixa de correio cheia"},
+	{ReasonMailboxFull, "caixa de entrada cheia"},
+	{ReasonMailboxFull, "cota excedida"},
+	{ReasonMailboxFull, "quota excedida"},
+	{ReasonMailboxFull, "casella piena"},
+	{ReasonMailboxFull, "casella di posta piena"},
+	{ReasonMailboxFull, "quota superata"},
+	{ReasonMailboxFull, "ящик переполнен"},
+	{ReasonMailboxFull, "ящик получателя переполнен"},
+	{ReasonMailboxFull, "превышена квота"},
+	{ReasonMailboxFull, "превышен размер ящика"},
+	{ReasonMailboxFull, "容量超過"},
+	{ReasonMailboxFull, "容量オーバー"},
+	{ReasonMailboxFull, "メールボックスがいっぱい"},
+	{ReasonMailboxFull, "メールボックスの容量"},
+	{ReasonMailboxFull, "邮箱已满"},
+	{ReasonMailboxFull, "邮箱空间不足"},
+	{ReasonMailboxFull, "信箱已满"},
+	{ReasonMailboxFull, "郵箱已滿"},
+
+	// ---- mesgtoobig: the message is larger than the system accepts
+	{ReasonMesgTooBig, "message too large"},
+	{ReasonMesgTooBig, "message too big"},
+	{ReasonMesgTooBig, "message is too large"},
+	{ReasonMesgTooBig, "message is too big"},
+	{ReasonMesgTooBig, "message size exceeds"},
+	{ReasonMesgTooBig, "message size * exceeds"},
+	{ReasonMesgTooBig, "message size limit"}, // Gmail 5.3.4 "exceeded Google's message size limits"
+	{ReasonMesgTooBig, "exceeds * maximum message size"},
+	{ReasonMesgTooBig, "exceeds the maximum size"},
+	{ReasonMesgTooBig, "exceeds size limit"},
+	{ReasonMesgTooBig, "mail size limit exceeded"}, // 1&1 / GMX
+	{ReasonMesgTooBig, "size limit exceeded"},
+	{ReasonMesgTooBig, "message length exceeds"},
+	{ReasonMesgTooBig, "larger than * maximum"},
+	{ReasonMesgTooBig, "line limit exceeded"},
+	{ReasonMesgTooBig, "message size * too large"},
+	{ReasonMesgTooBig, "nachricht zu groß"},
+	{ReasonMesgTooBig, "nachricht ist zu groß"},
+	{ReasonMesgTooBig, "nachricht zu gross"},
+	{ReasonMesgTooBig, "message trop volumineux"},
+	{ReasonMesgTooBig, "message trop gros"},
+	{ReasonMesgTooBig, "mensaje demasiado grande"},
+	{ReasonMesgTooBig, "mensagem muito grande"},
+	{ReasonMesgTooBig, "messaggio troppo grande"},
+	{ReasonMesgTooBig, "слишком большое"},
+	{ReasonMesgTooBig, "размер письма превышает"},
+	{ReasonMesgTooBig, "サイズが大きすぎ"},
+	{ReasonMesgTooBig, "メールサイズが"},
+	{ReasonMesgTooBig, "邮件过大"},
+	{ReasonMesgTooBig, "邮件大小超过"},
+
+	// ---- exceedlimit: a per-recipient size or count limit
+	{ReasonExceedLimit, "recipsizelimit"}, // Exchange RESOLVER.RST.RecipSizeLimit
+	{ReasonExceedLimit, "message too large for this recipient"},
+	{ReasonExceedLimit, "exceeds limit set by recipient"},
+	{ReasonExceedLimit, "length exceeds administrative limit"}, // RFC 3463 X.2.3
+	{ReasonExceedLimit, "message header size exceeds limit"},
+	{ReasonExceedLimit, "header size exceeds"},
+
+	// ---- suspend: the mailbox exists but is disabled or inactive
+	{ReasonSuspend, "account disabled"},
+	{ReasonSuspend, "account is disabled"},
+	{ReasonSuspend, "account has been disabled"},
+	{ReasonSuspend, "account that you tried to reach is disabled"}, // Gmail 5.2.1
+	{ReasonSuspend, "account that you tried to reach is inactive"},
+	{ReasonSuspend, "mailbox disabled"},
+	{ReasonSuspend, "mailbox is disabled"},
+	{ReasonSuspend, "mailbox has been disabled"},
+	{ReasonSuspend, "disabled or discontinued"}, // Yahoo [#102]
+	{ReasonSuspend, "account inactive"},
+	{ReasonSuspend, "account is inactive"},
+	{ReasonSuspend, "inactive account"},
+	{ReasonSuspend, "inactive mailbox"},
+	{ReasonSuspend, "mailbox inactive"},
+	{ReasonSuspend, "mailbox is inactive"},
+	{ReasonSuspend, "account suspended"},
+	{ReasonSuspend, "account is suspended"},
+	{ReasonSuspend, "account has been suspended"},
+	{ReasonSuspend, "mailbox suspended"},
+	{ReasonSuspend, "mailbox is suspended"},
+	{ReasonSuspend, "user suspended"},
+	{ReasonSuspend, "suspended account"},
+	{ReasonSuspend, "account is frozen"},
+	{ReasonSuspend, "account has expired"},
+	{ReasonSuspend, "account expired"},
+	{ReasonSuspend, "account is locked"},
+	{ReasonSuspend, "account locked"},
+	{ReasonSuspend, "temporary locked"},
+	{ReasonSuspend, "temporarily locked"},
+	{ReasonSuspend, "mailbox is locked"},
+	{ReasonSuspend, "account is blocked"},
+	{ReasonSuspend, "recipient account is blocked"},
+	{ReasonSuspend, "user not active"},
+	{ReasonSuspend, "not an active"},
+	{ReasonSuspend, "compte du destinataire est bloqu"}, // La Poste
+	{ReasonSuspend, "compte désactivé"},
+	{ReasonSuspend, "compte desactive"},
+	{ReasonSuspend, "compte suspendu"},
+	{ReasonSuspend, "konto gesperrt"},
+	{ReasonSuspend, "postfach gesperrt"},
+	{ReasonSuspend, "postfach ist deaktiviert"},
+	{ReasonSuspend, "konto deaktiviert"},
+	{ReasonSuspend, "cuenta desactivada"},
+	{ReasonSuspend, "cuenta suspendida"},
+	{ReasonSuspend, "cuenta deshabilitada"},
+	{ReasonSuspend, "conta desativada"},
+	{ReasonSuspend, "conta suspensa"},
+	{ReasonSuspend, "conta bloqueada"},
+	{ReasonSuspend, "account disabilitato"},
+	{ReasonSuspend, "casella disabilitata"},
+	{ReasonSuspend, "ящик заблокирован"},
+	{ReasonSuspend, "ящик отключен"},
+	{ReasonSuspend, "учетная запись отключена"},
+	{ReasonSuspend, "利用停止"},
+	{ReasonSuspend, "帐户已停用"},
+	{ReasonSuspend, "账户已停用"},
+	{ReasonSuspend, "账号已冻结"},
+	{ReasonSuspend, "帳戶已停用"},
+
+	// ---- hasmoved: the recipient moved and the server names the new address
+	{ReasonHasMoved, "has moved"},
+	{ReasonHasMoved, "mailbox has moved"},
+	{ReasonHasMoved, "user not local; please try"}, // RFC 5321 551 text
+	{ReasonHasMoved, "no longer on server"},
+	{ReasonHasMoved, "has been replaced by"},
+	{ReasonHasMoved, "new address is"},
+	{ReasonHasMoved, "address has changed"},
+
+	// ---- norelaying: the server refused to relay for us
+	{ReasonNoRelaying, "relay access denied"}, // Postfix
+	{ReasonNoRelaying, "relaying denied"},     // Sendmail
+	{ReasonNoRelaying, "relay denied"},
+	{ReasonNoRelaying, "relay not permitted"}, // Exim
+	{ReasonNoRelaying, "relaying not permitted"},
+	{ReasonNoRelaying, "relay not allowed"},
+	{ReasonNoRelaying, "relaying not allowed"},
+	{ReasonNoRelaying, "relaying mail to * is not allowed"},
+	{ReasonNoRelaying, "relay prohibited"},
+	{ReasonNoRelaying, "relaying prohibited"},
+	{ReasonNoRelaying, "unable to relay"}, // Exchange 5.7.1
+	{ReasonNoRelaying, "we do not relay"},
+	{ReasonNoRelaying, "not configured to relay"},
+	{ReasonNoRelaying, "not permitted to relay"},
+	{ReasonNoRelaying, "no relaying"},
+	{ReasonNoRelaying, "relay rejected"},
+	{ReasonNoRelaying, "is not a gateway"},
+	{ReasonNoRelaying, "email address is not verified"}, // Amazon SES sandbox
+	{ReasonNoRelaying, "relais refusé"},
+	{ReasonNoRelaying, "relais interdit"},
+
+	// ---- notcompliantrfc: the message breaks RFC 5322
+	{ReasonNotCompliantRFC, "not rfc 5322 compliant"}, // Gmail 5.7.1
+	{ReasonNotCompliantRFC, "not rfc5322 compliant"},
+	{ReasonNotCompliantRFC, "not rfc compliant"},
+	{ReasonNotCompliantRFC, "not compliant with rfc"},
+	{ReasonNotCompliantRFC, "rfcmessagenoncompliant"},
+	{ReasonNotCompliantRFC, "rfc 5322 specifications"},
+	{ReasonNotCompliantRFC, "multiple addresses in from"}, // Gmail
+	{ReasonNotCompliantRFC, "multiple from"},
+	{ReasonNotCompliantRFC, "duplicate header"}, // Amazon SES
+	{ReasonNotCompliantRFC, "multiple subject"},
+	{ReasonNotCompliantRFC, "missing a valid message-id"},
+	{ReasonNotCompliantRFC, "missing a valid messageid"},
+	{ReasonNotCompliantRFC, "bare lf"},
+	{ReasonNotCompliantRFC, "bare linefeed"},
+
+	// ---- authfailure: SPF, DKIM or DMARC failed
+	{ReasonAuthFailure, "dmarc policy"},
+	{ReasonAuthFailure, "dmarc check"},
+	{ReasonAuthFailure, "dmarc verification"},
+	{ReasonAuthFailure, "dmarc validation"},
+	{ReasonAuthFailure, "dmarc fail"},
+	{ReasonAuthFailure, "dmarc reject"},
+	{ReasonAuthFailure, "dmarc sender invalid"}, // Mimecast
+	{ReasonAuthFailure, "does not pass dmarc"},  // Microsoft 5.7.509
+	{ReasonAuthFailure, "failed dmarc"},
+	{ReasonAuthFailure, "dkim check"},
+	{ReasonAuthFailure, "dkim verification"},
+	{ReasonAuthFailure, "dkim validation"},
+	{ReasonAuthFailure, "dkim fail"},
+	{ReasonAuthFailure, "dkim sender invalid"},
+	{ReasonAuthFailure, "failed dkim"},
+	{ReasonAuthFailure, "no valid dkim"},
+	{ReasonAuthFailure, "dkim signature * not valid"},
+	{ReasonAuthFailure, "spf check"},
+	{ReasonAuthFailure, "spf validation"},
+	{ReasonAuthFailure, "spf fail"},
+	{ReasonAuthFailure, "spf softfail"},
+	{ReasonAuthFailure, "spf: fail"},
+	{ReasonAuthFailure, "spf sender invalid"},
+	{ReasonAuthFailure, "failed spf"},
+	{ReasonAuthFailure, "fails spf"},
+	{ReasonAuthFailure, "bad spf"},
+	{ReasonAuthFailure, "spf record * not permit"},
+	{ReasonAuthFailure, "not designated"}, // SPF: "... is not a designated sender"
+	{ReasonAuthFailure, "sender policy framework"},
+	{ReasonAuthFailure, "unauthenticated email"},        // Gmail 5.7.26
+	{ReasonAuthFailure, "this mail is unauthenticated"}, // Gmail 5.7.26
+	{ReasonAuthFailure, "sender is unauthenticated"},    // Gmail, Yahoo 5.7.9
+	{ReasonAuthFailure, "does not have authentication information"},
+	{ReasonAuthFailure, "fails to pass authentication"},
+	{ReasonAuthFailure, "authentication checks"},
+	{ReasonAuthFailure, "requires all senders to authenticate"},
+	{ReasonAuthFailure, "must pass either spf or dkim"},
+	{ReasonAuthFailure, "not accepted due to domain's"},
+
+	// ---- badreputation: low sender reputation
+	{ReasonBadReputation, "reputation"},
+	{ReasonBadReputation, "poor sending history"},
+	{ReasonBadReputation, "unusual rate of unsolicited mail"}, // Gmail 4.7.0/5.7.1
+	{ReasonBadReputation, "low sender score"},
+	{ReasonBadReputation, "senderscore"},
+
+	// ---- requireptr: no (matching) reverse DNS for the sending IP
+	{ReasonRequirePTR, "reverse dns"},
+	{ReasonRequirePTR, "reverse-dns"},
+	{ReasonRequirePTR, "reverse lookup"},
+	{ReasonRequirePTR, "reverse hostname"},
+	{ReasonRequirePTR, "reverse name"},
+	{ReasonRequirePTR, "reverse mapping"},
+	{ReasonRequirePTR, " rdns "},
+	{ReasonRequirePTR, " ptr "},
+	{ReasonRequirePTR, "ptr record"},
+	{ReasonRequirePTR, "ptr lookup"},
+	{ReasonRequirePTR, "ptr-record"},
+	{ReasonRequirePTR, "ip name lookup failed"},     // Sendmail
+	{ReasonRequirePTR, "cannot find your hostname"}, // Postfix reject_unknown_client_hostname
+	{ReasonRequirePTR, "cannot find your reverse hostname"},
+	{ReasonRequirePTR, "can't find your hostname"},
+	{ReasonRequirePTR, "cannot resolve your hostname"},
+	{ReasonRequirePTR, "client host name lookup failed"},
+	{ReasonRequirePTR, "hostname lookup failed"},
+	{ReasonRequirePTR, "mismatches client ip"},
+	{ReasonRequirePTR, "does not match * hostname"},
+	{ReasonRequirePTR, "unverifyable sending ip"},
+	{ReasonRequirePTR, "unverifiable sending ip"},
+	{ReasonRequirePTR, "without a valid sender domain"},
+	{ReasonRequirePTR, "unresolvable ip"},
+	{ReasonRequirePTR, "invalid hostname"},
+	{ReasonRequirePTR, "no reverse"},
+	{ReasonRequirePTR, "fcrdns"},
+
+	// ---- toomanyconn: too many connections or transactions
+	{ReasonTooManyConn, "too many connections"}, // Postfix anvil
+	{ReasonTooManyConn, "too many concurrent"},
+	{ReasonTooManyConn, "too many simultaneous"},
+	{ReasonTooManyConn, "too many sessions"},
+	{ReasonTooManyConn, "too many smtp sessions"},
+	{ReasonTooManyConn, "too many open connections"},
+	{ReasonTooManyConn, "concurrent connections"},
+	{ReasonTooManyConn, "connection limit"},
+	{ReasonTooManyConn, "connection rate limit"},
+	{ReasonTooManyConn, "connections limit"},
+	{ReasonTooManyConn, "maximum number of connections"},
+	{ReasonTooManyConn, "max connections"},
+	{ReasonTooManyConn, "frequency limited"}, // Tencent QQ
+	{ReasonTooManyConn, "too many recipients"},
+	{ReasonTooManyConn, "too many errors"},
+
+	// ---- speeding: sending too fast
 	{ReasonSpeeding, "rate limit"},
 	{ReasonSpeeding, "rate-limit"},
 	{ReasonSpeeding, "ratelimit"},
-	{ReasonSpeeding, "receiving mail at a rate that"},
+	{ReasonSpeeding, "rate limited"},
+	{ReasonSpeeding, "rate exceeded"},
+	{ReasonSpeeding, "exceeded the rate"},
+	{ReasonSpeeding, "sending rate"},
+	{ReasonSpeeding, "message rate"},
+	{ReasonSpeeding, "too fast"},
+	{ReasonSpeeding, "throttl"},
+	{ReasonSpeeding, "receiving mail at a rate"}, // Gmail 4.2.1
 	{ReasonSpeeding, "too many messages"},
-	{ReasonSpeeding, "sending too fast"},
-	{ReasonSpeeding, "temporarily deferred due to unexpected volume"},
-	// toomanyconn
-	{ReasonTooManyConn, "too many connections"},
-	{ReasonTooManyConn, "too many concurrent"},
-	{ReasonTooManyConn, "too many simultaneous"},
-	{ReasonTooManyConn, "connection limit"},
-	// blocked
-	{ReasonBlocked, "spamhaus"},
-	{ReasonBlocked, "blocked using"},
-	{ReasonBlocked, "listed in"},
-	{ReasonBlocked, "blacklist"},
-	{ReasonBlocked, "blocklist"},
-	{ReasonBlocked, " rbl "},
-	{ReasonBlocked, " dnsbl"},
-	{ReasonBlocked, "spamcop"},
-	{ReasonBlocked, "barracudacentral"},
-	{ReasonBlocked, "client host rejected"},
-	{ReasonBlocked, "ip address is blocked"},
-	{ReasonBlocked, "access denied. ip name lookup failed"},
-	// badreputation
-	{ReasonBadReputation, "reputation"},
-	// requireptr
-	{ReasonRequirePTR, "reverse dns"},
-	{ReasonRequirePTR, "reverse lookup"},
-	{ReasonRequirePTR, " ptr "},
-	{ReasonRequirePTR, "cannot find your hostname"},
-	{ReasonRequirePTR, "cannot resolve your hostname"},
-	// authfailure
-	{ReasonAuthFailure, " spf "},
-	{ReasonAuthFailure, " dkim"},
-	{ReasonAuthFailure, " dmarc"},
-	{ReasonAuthFailure, "sender policy framework"},
-	// failedstarttls
-	{ReasonFailedSTARTTLS, "starttls"},
-	// virusdetected
+	{ReasonSpeeding, "too many emails"},
+	{ReasonSpeeding, "too many mails"},
+	{ReasonSpeeding, "too many recipients this hour"}, // GoDaddy IB607
+	{ReasonSpeeding, "sent to too many recipients"},
+	{ReasonSpeeding, "exceeded * sending limit"},
+	{ReasonSpeeding, "sending limit exceeded"},
+	{ReasonSpeeding, "hourly limit"},
+	{ReasonSpeeding, "daily limit"},
+	{ReasonSpeeding, "mail flood"},
+	{ReasonSpeeding, "envoi trop rapide"},
+
+	// ---- virusdetected: the message carries malware
 	{ReasonVirusDetected, "virus"},
 	{ReasonVirusDetected, "malware"},
-	// spamdetected
-	{ReasonSpamDetected, "spam"},
+	{ReasonVirusDetected, "malicious"},
+	{ReasonVirusDetected, "infected"},
+	{ReasonVirusDetected, "trojan"},
+	{ReasonVirusDetected, "mcspamsignature"}, // Mimecast security policy signature
+	{ReasonVirusDetected, "vírus"},
+	{ReasonVirusDetected, "вирус"},
+	{ReasonVirusDetected, "ウイルス"},
+	{ReasonVirusDetected, "病毒"},
+
+	// ---- spamdetected: the message was judged to be spam
+	{ReasonSpamDetected, " spam "},
+	{ReasonSpamDetected, "spamassassin"},
+	{ReasonSpamDetected, "spam score"},
+	{ReasonSpamDetected, "spamscore"},
+	{ReasonSpamDetected, "spam content"},
+	{ReasonSpamDetected, "spam message"},
+	{ReasonSpamDetected, "spam detected"},
+	{ReasonSpamDetected, "spam classification"},
+	{ReasonSpamDetected, "spam filter"},
+	{ReasonSpamDetected, "spamfilter"},
+	{ReasonSpamDetected, "anti-spam"},
+	{ReasonSpamDetected, "antispam"},
 	{ReasonSpamDetected, "unsolicited"},
-	// norelaying
-	{ReasonNoRelaying, "relay access denied"},
-	{ReasonNoRelaying, "relaying denied"},
-	{ReasonNoRelaying, "relay not permitted"},
-	{ReasonNoRelaying, "we do not relay"},
-	// expired
-	{ReasonExpired, "message expired"},
-	{ReasonExpired, "retry timeout exceeded"},
-	{ReasonExpired, "could not be delivered for"},
-	{ReasonExpired, "delivery time expired"},
-	{ReasonExpired, "too long in queue"},
-	// hasmoved
-	{ReasonHasMoved, "has moved"},
-	{ReasonHasMoved, "user not local; please try"},
-	// userunknown
+	{ReasonSpamDetected, " ube"},
+	{ReasonSpamDetected, " uce"},
+	{ReasonSpamDetected, "bulk mail"},
+	{ReasonSpamDetected, "junk mail"},
+	{ReasonSpamDetected, "message content rejected"},
+	{ReasonSpamDetected, "content rejected"},
+	{ReasonSpamDetected, "blacklisted url"},
+	{ReasonSpamDetected, "uribl"},
+	{ReasonSpamDetected, "surbl"},
+	{ReasonSpamDetected, "phishing"},
+	{ReasonSpamDetected, "suspicious"},
+	{ReasonSpamDetected, "courrier indésirable"},
+	{ReasonSpamDetected, "pourriel"},
+	{ReasonSpamDetected, "correo no deseado"},
+	{ReasonSpamDetected, "спам"},
+	{ReasonSpamDetected, "スパム"},
+	{ReasonSpamDetected, "迷惑メール"},
+	{ReasonSpamDetected, "垃圾邮件"},
+	{ReasonSpamDetected, "垃圾郵件"},
+
+	// ---- blocked: the sending IP or host is blocklisted or refused
+	{ReasonBlocked, "spamhaus"},
+	{ReasonBlocked, "spamcop"},
+	{ReasonBlocked, "sorbs"},
+	{ReasonBlocked, "barracudacentral"},
+	{ReasonBlocked, "blocked using"},
+	{ReasonBlocked, "blacklist"},
+	{ReasonBlocked, "blocklist"},
+	{ReasonBlocked, "black list"},
+	{ReasonBlocked, "block list"},
+	{ReasonBlocked, "denylist"},
+	{ReasonBlocked, " rbl"},
+	{ReasonBlocked, "aup#"}, // Cox AUP#CDRBL, AUP#BL ...
+	{ReasonBlocked, "dnsbl"},
+	{ReasonBlocked, "listed on"},
+	{ReasonBlocked, "listed at"},
+	{ReasonBlocked, "banned sending ip"}, // Microsoft 5.7.606-649
+	{ReasonBlocked, "banned ip"},
+	{ReasonBlocked, "ip blocked"},
+	{ReasonBlocked, "blocked ip"},
+	{ReasonBlocked, "ip address * blocked"},
+	{ReasonBlocked, "client host rejected"},
+	{ReasonBlocked, "client host blocked"},
+	{ReasonBlocked, "host blocked"},
+	{ReasonBlocked, "your ip"},
+	{ReasonBlocked, "sending ip"},
+	{ReasonBlocked, "invalid ip for sending"}, // Yahoo
+	{ReasonBlocked, "dynamic ip"},
+	{ReasonBlocked, "dynamic address"},
+	{ReasonBlocked, "dynamic-ip"},
+	{ReasonBlocked, "dial-up"},
+	{ReasonBlocked, "dialup"},
+	{ReasonBlocked, "residential"},
+	{ReasonBlocked, "smtp server of your isp"},
+	{ReasonBlocked, "internet service provider"},
+	{ReasonBlocked, "open relay"},
+	{ReasonBlocked, "refused to talk to me"},
+	{ReasonBlocked, "not accepting connections"},
+	{ReasonBlocked, "connections not accepted"},
+	{ReasonBlocked, "connection refused by"},
+	{ReasonBlocked, "service refuse"}, // La Poste "Service refusé"
+	{ReasonBlocked, "permanently deferred"},
+	{ReasonBlocked, "ipcheck.proofpoint"}, // Proofpoint "Blocked - see https://ipcheck.proofpoint.com"
+	{ReasonBlocked, "blocked - see"},
+	{ReasonBlocked, "blockiert"},
+	{ReasonBlocked, "liste noire"},
+	{ReasonBlocked, "lista negra"},
+	{ReasonBlocked, "черный список"},
+	{ReasonBlocked, "чёрный список"},
+	{ReasonBlocked, "黑名单"},
+	{ReasonBlocked, "黑名單"},
+
+	// ---- userunknown: no such mailbox at that domain
 	{ReasonUserUnknown, "user unknown"},
 	{ReasonUserUnknown, "unknown user"},
+	{ReasonUserUnknown, "user * unknown"},
 	{ReasonUserUnknown, "no such user"},
-	{ReasonUserUnknown, "does not exist"},
-	{ReasonUserUnknown, "mailbox unavailable"},
-	{ReasonUserUnknown, "mailbox not found"},
+	{ReasonUserUnknown, "user not found"},
+	{ReasonUserUnknown, "user * not found"},
+	{ReasonUserUnknown, "user * was not found"},
+	{ReasonUserUnknown, "user does not exist"},
+	{ReasonUserUnknown, "user doesn't exist"},
+	{ReasonUserUnknown, "user not exist"},
+	{ReasonUserUnknown, "user not known"},
+	{ReasonUserUnknown, "is not a known user"},
+	{ReasonUserUnknown, "unknown local part"}, // Exim
+	{ReasonUserUnknown, "unknown local-part"},
 	{ReasonUserUnknown, "recipient unknown"},
 	{ReasonUserUnknown, "unknown recipient"},
+	{ReasonUserUnknown, "recipient not found"},
+	{ReasonUserUnknown, "recipientnotfound"}, // Exchange RESOLVER.ADR.RecipientNotFound
+	{ReasonUserUnknown, "recipnotfound"},     // Exchange RESOLVER.ADR.RecipNotFound
+	{ReasonUserUnknown, "recipient does not exist"},
+	{ReasonUserUnknown, "recipient not exist"},
+	{ReasonUserUnknown, "no such recipient"},
 	{ReasonUserUnknown, "invalid recipient"},
-	{ReasonUserUnknown, "no mailbox here"},
-	{ReasonUserUnknown, "recipient address rejected: access denied"},
-	// hostunknown
-	{ReasonHostUnknown, "host or domain name not found"},
-	{ReasonHostUnknown, "name service error"},
-	{ReasonHostUnknown, "no mx "},
+	{ReasonUserUnknown, "recipient invalid"},
+	{ReasonUserUnknown, "not a valid recipient"},
+	{ReasonUserUnknown, "is not a valid mailbox"},
+	{ReasonUserUnknown, "not a valid user"},
+	{ReasonUserUnknown, "invalid mailbox"},
+	{ReasonUserUnknown, "mailbox not found"},
+	{ReasonUserUnknown, "mailbox does not exist"},
+	{ReasonUserUnknown, "mailbox * does not exist"},
+	{ReasonUserUnknown, "mailbox unavailable"},
+	{ReasonUserUnknown, "mailbox is unavailable"},
+	{ReasonUserUnknown, "mailbox not available"},
+	{ReasonUserUnknown, "no such mailbox"},
+	{ReasonUserUnknown, "unknown mailbox"},
+	{ReasonUserUnknown, "no mailbox here by that name"}, // qmail
+	{ReasonUserUnknown, "no mailbox by that name"},
+	{ReasonUserUnknown, "no mailbox found"},
+	{ReasonUserUnknown, "no account by that name"},
+	{ReasonUserUnknown, "account does not exist"},
+	{ReasonUserUnknown, "does not have an account"},
+	{ReasonUserUnknown, "doesn't have a * account"}, // Yahoo "This user doesn't have a yahoo.com account"
+	{ReasonUserUnknown, "address does not exist"},
+	{ReasonUserUnknown, "address unknown"},
+	{ReasonUserUnknown, "address not found"},          // Gmail "Address not found"
+	{ReasonUserUnknown, "address couldn't be found"},  // Gmail
+	{ReasonUserUnknown, "address could not be found"}, // Gmail
+	{ReasonUserUnknown, "email address could not be found"},
+	{ReasonUserUnknown, "address invalid"},
+	{ReasonUserUnknown, "invalid address"},
+	{ReasonUserUnknown, "bad address"},
+	{ReasonUserUnknown, "bad recipient"},
+	{ReasonUserUnknown, "bad destination mailbox"},
+	{ReasonUserUnknown, "does not exist"},
+	{ReasonUserUnknown, "no such person"},
+	{ReasonUserUnknown, "no such address"},
+	{ReasonUserUnknown, "not listed in domino directory"}, // Lotus Domino
+	{ReasonUserUnknown, "not listed in public name & address book"},
+	{ReasonUserUnknown, "address not present in directory"},
+	{ReasonUserUnknown, "not a registered"},
+	{ReasonUserUnknown, "no valid recipients"},
+	{ReasonUserUnknown, "recipient address rejected: access denied"}, // Microsoft 365 5.4.1
+	{ReasonUserUnknown, "recipient address rejected: invalid user"},
+	{ReasonUserUnknown, "recipient address rejected."},
+	{ReasonUserUnknown, "#5.1.0 address rejected"},
+	{ReasonUserUnknown, "5.1.1 address rejected"},
+	{ReasonUserUnknown, "badrcptto"}, // qmail
+	{ReasonUserUnknown, "validrcptto"},
+	{ReasonUserUnknown, "not our customer"},
+	{ReasonUserUnknown, "unknown or illegal alias"},
+	{ReasonUserUnknown, "invalid or unknown virtual user"},
+	{ReasonUserUnknown, "this account is not available"},
+	{ReasonUserUnknown, "empfänger unbekannt"},
+	{ReasonUserUnknown, "benutzer unbekannt"},
+	{ReasonUserUnknown, "unbekannter empfänger"},
+	{ReasonUserUnknown, "unbekannter benutzer"},
+	{ReasonUserUnknown, "existiert nicht"},
+	{ReasonUserUnknown, "adresse nicht gefunden"},
+	{ReasonUserUnknown, "adresse nicht gefunden wurde"},
+	{ReasonUserUnknown, "utilisateur inconnu"},
+	{ReasonUserUnknown, "destinataire inconnu"},
+	{ReasonUserUnknown, "adresse inconnue"},
+	{ReasonUserUnknown, "adresse invalide"},
+	{ReasonUserUnknown, "destinataire invalide"},
+	{ReasonUserUnknown, "n'existe pas"},
+	{ReasonUserUnknown, "usuario desconocido"},
+	{ReasonUserUnknown, "usuario no existe"},
+	{ReasonUserUnknown, "destinatario desconocido"},
+	{ReasonUserUnknown, "no existe dicha persona"},
+	{ReasonUserUnknown, "no existe ese usuario"},
+	{ReasonUserUnknown, "usuário desconhecido"},
+	{ReasonUserUnknown, "usuario desconhecido"},
+	{ReasonUserUnknown, "utilizador desconhecido"},
+	{ReasonUserUnknown, "destinatário desconhecido"},
+	{ReasonUserUnknown, "conta não existe"},
+	{ReasonUserUnknown, "não existe"},
+	{ReasonUserUnknown, "nao existe"},
+	{ReasonUserUnknown, "utente sconosciuto"},
+	{ReasonUserUnknown, "utente inesistente"},
+	{ReasonUserUnknown, "destinatario sconosciuto"},
+	{ReasonUserUnknown, "indirizzo inesistente"},
+	{ReasonUserUnknown, "nessun utente"},
+	{ReasonUserUnknown, "non esiste"},
+	{ReasonUserUnknown, "пользователь не найден"},
+	{ReasonUserUnknown, "нет такого пользователя"},
+	{ReasonUserUnknown, "несуществующий"},
+	{ReasonUserUnknown, "не существует"},
+	{ReasonUserUnknown, "адрес не найден"},
+	{ReasonUserUnknown, "ящик не найден"},
+	{ReasonUserUnknown, "存在しない"},
+	{ReasonUserUnknown, "存在しません"},
+	{ReasonUserUnknown, "宛先不明"},
+	{ReasonUserUnknown, "ユーザが見つかりません"},
+	{ReasonUserUnknown, "ユーザーが見つかりません"},
+	{ReasonUserUnknown, "ディレクトリのリストにありません"}, // Lotus Notes (Japanese)
+	{ReasonUserUnknown, "ディレクトリには見つかりません"},
+	{ReasonUserUnknown, "用户不存在"},
+	{ReasonUserUnknown, "收件人不存在"},
+	{ReasonUserUnknown, "邮箱不存在"},
+	{ReasonUserUnknown, "账号不存在"},
+	{ReasonUserUnknown, "帐号不存在"},
+	{ReasonUserUnknown, "帳號不存在"},
+	{ReasonUserUnknown, "用戶不存在"},
+	{ReasonUserUnknown, "地址不存在"},
+
+	// ---- hostunknown: the recipient domain does not exist
+	{ReasonHostUnknown, "host unknown"},
+	{ReasonHostUnknown, "unknown host"},
+	{ReasonHostUnknown, "host not found"},
+	{ReasonHostUnknown, "host or domain name not found"}, // Postfix
+	{ReasonHostUnknown, "domain name not found"},
 	{ReasonHostUnknown, "domain not found"},
-	{ReasonHostUnknown, "unrouteable address"},
-	// notaccept
+	{ReasonHostUnknown, "no such domain"},
+	{ReasonHostUnknown, "domain does not exist"},
+	{ReasonHostUnknown, "domain * does not exist"},
+	{ReasonHostUnknown, "unknown domain"},
+	{ReasonHostUnknown, "domain unknown"},
+	{ReasonHostUnknown, "domain is not reachable"}, // Outlook.com
+	{ReasonHostUnknown, "invalid domain"},
+	{ReasonHostUnknown, "domain is invalid"},
+	{ReasonHostUnknown, "unrouteable address"}, // Exim
+	{ReasonHostUnknown, "unroutable address"},
+	{ReasonHostUnknown, "dns lookup failure: host"},
+	{ReasonHostUnknown, "nxdomain"},
+	{ReasonHostUnknown, "domain existiert nicht"},
+	{ReasonHostUnknown, "unbekannte domain"},
+	{ReasonHostUnknown, "domaine inconnu"},
+	{ReasonHostUnknown, "domaine inexistant"},
+	{ReasonHostUnknown, "dominio no existe"},
+	{ReasonHostUnknown, "dominio desconocido"},
+	{ReasonHostUnknown, "domínio não existe"},
+	{ReasonHostUnknown, "dominio inesistente"},
+	{ReasonHostUnknown, "домен не существует"},
+	{ReasonHostUnknown, "домен не найден"},
+	{ReasonHostUnknown, "ドメインが存在しません"},
+	{ReasonHostUnknown, "域名不存在"},
+
+	// ---- notaccept: the domain accepts no mail (null MX, RFC 7505/7504)
 	{ReasonNotAccept, "does not accept mail"},
+	{ReasonNotAccept, "doesn't accept mail"},
+	{ReasonNotAccept, "accepts no mail"},
+	{ReasonNotAccept, "not accepting mail"},
 	{ReasonNotAccept, "null mx"},
-	// suspend
-	{ReasonSuspend, "account disabled"},
-	{ReasonSuspend, "account is disabled"},
-	{ReasonSuspend, "suspended"},
-	{ReasonSuspend, "inactive"},
-	// mailboxfull
-	{ReasonMailboxFull, "mailbox full"},
-	{ReasonMailboxFull, "mailbox is full"},
-	{ReasonMailboxFull, "over quota"},
-	{ReasonMailboxFull, "quota exceeded"},
-	{ReasonMailboxFull, "exceeded storage"},
-	// mesgtoobig
-	{ReasonMesgTooBig, "message too large"},
-	{ReasonMesgTooBig, "message size exceeds"},
-	{ReasonMesgTooBig, "message too big"},
-	// systemfull
-	{ReasonSystemFull, "insufficient system storage"},
-	// rejected
+	{ReasonNotAccept, "nullmx"},
+	{ReasonNotAccept, "no mx record"},
+	{ReasonNotAccept, "mx record not found"},
+	{ReasonNotAccept, "couldn't find a mail exchanger"}, // qmail
+	{ReasonNotAccept, "could not find a mail exchanger"},
+	{ReasonNotAccept, "no mail exchanger"},
+	{ReasonNotAccept, "not accepting network messages"}, // RFC 3463 X.3.2
+
+	// ---- filtered: refused by a recipient-side rule
+	{ReasonFiltered, "message filtered"},
+	{ReasonFiltered, "filtered"},
+	{ReasonFiltered, "recipient preferences"}, // Facebook
+	{ReasonFiltered, "user refuses"},
+	{ReasonFiltered, "refuse to receive"},
+	{ReasonFiltered, "refuses to accept"},
+	{ReasonFiltered, "due to user rules"},
+	{ReasonFiltered, "user reject"},
+	{ReasonFiltered, "blocked by the recipient"},
+	{ReasonFiltered, "blocked by recipient"},
+	{ReasonFiltered, "only accepting mail from"}, // AOL
+	{ReasonFiltered, "only accepts mail from"},
+	{ReasonFiltered, "not accepting any mail"},
+	{ReasonFiltered, "restricted sms e-mail"}, // AT&T
+	{ReasonFiltered, "受信拒否"},
+	{ReasonFiltered, "拒收"},
+
+	// ---- rejected: the sender address or domain was refused
 	{ReasonRejected, "sender address rejected"},
+	{ReasonRejected, "sender rejected"},
+	{ReasonRejected, "sender denied"},
+	{ReasonRejected, "sender refused"},
+	{ReasonRejected, "sender was rejected"},
+	{ReasonRejected, "rejected sender"},
+	{ReasonRejected, "sender is not allowed"},
+	{ReasonRejected, "sender not allowed"},
+	{ReasonRejected, "sender blocked"},
+	{ReasonRejected, "blocked senders"}, // Mimecast
+	{ReasonRejected, "sender verify failed"},
+	{ReasonRejected, "sender verification failed"},
+	{ReasonRejected, "could not verify sender"},
+	{ReasonRejected, "sender address verification"},
+	{ReasonRejected, "invalid sender"},
+	{ReasonRejected, "sender invalid"},
+	{ReasonRejected, "bad sender"},
+	{ReasonRejected, "sender unknown"},
+	{ReasonRejected, "unknown sender"},
+	{ReasonRejected, "sender domain"},
+	{ReasonRejected, "domain of sender address"}, // Sendmail 5.1.8
+	{ReasonRejected, "domain of sender address * does not exist"},
+	{ReasonRejected, "sender address * does not exist"},
+	{ReasonRejected, "unroutable sender"},
+	{ReasonRejected, "unrouteable sender"},
+	{ReasonRejected, "envelope sender"},
+	{ReasonRejected, "badmailfrom"}, // qmail
 	{ReasonRejected, "not allowed to send"},
-	{ReasonRejected, "domain of sender address"},
-	// securityerror
+	{ReasonRejected, "not authorized to send"},
+	{ReasonRejected, "provide a valid from"},
+	{ReasonRejected, "return path"},
+	{ReasonRejected, "return-path"},
+	{ReasonRejected, "mail from * rejected"},
+	{ReasonRejected, "temporarily deferred due to unexpected volume or user complaints"}, // Yahoo TSS04
+	{ReasonRejected, "temporarily deferred due to user complaints"},
+	{ReasonRejected, "not a member of"},
+	{ReasonRejected, "not subscribed"},
+	{ReasonRejected, "permission to post"}, // Google Groups
+	{ReasonRejected, "allowed to post"},
+	{ReasonRejected, "投稿する権限"},
+	{ReasonRejected, "張貼留言的權限"},
+	{ReasonRejected, "发帖的权限"},
+	{ReasonRejected, "berechtigungen * nachrichten zu posten"},
+	{ReasonRejected, "permisos necesarios para publicar"},
+	{ReasonRejected, "autorisé à lui envoyer des messages"},
+	{ReasonRejected, "permissão para postar"},
+	{ReasonRejected, "autorizzazione a pubblicare"},
+	{ReasonRejected, "разрешения публиковать"},
+	{ReasonRejected, "дозволу публікувати"},
+	{ReasonRejected, "nemáte oprávnění"},
+	{ReasonRejected, "absender abgelehnt"},
+	{ReasonRejected, "expéditeur refusé"},
+	{ReasonRejected, "remitente rechazado"},
+	{ReasonRejected, "remetente rejeitado"},
+	{ReasonRejected, "отправитель отклонен"},
+
+	// ---- expired: the sending MTA gave up after its queue lifetime
+	{ReasonExpired, "message expired"},
+	{ReasonExpired, "envelope expired"}, // OpenSMTPD
+	{ReasonExpired, "delivery expired"},
+	{ReasonExpired, "queue.expired"}, // Exchange QUEUE.Expired
+	{ReasonExpired, "delivery time expired"},
+	{ReasonExpired, "retry timeout exceeded"}, // Exim
+	{ReasonExpired, "retry time not reached for any host after a long failure period"},
+	{ReasonExpired, "all hosts have been failing for a long time"},
+	{ReasonExpired, "in the queue too long"},
+	{ReasonExpired, "too long in queue"},
+	{ReasonExpired, "queue too long"},
+	{ReasonExpired, "could not be delivered for"},
+	{ReasonExpired, "could not deliver for the last"}, // DragonFly
+	{ReasonExpired, "unable to deliver in"},
+	{ReasonExpired, "giving up"},
+	{ReasonExpired, "delivery failed * attempts"},
+	{ReasonExpired, "will be retried for"},
+	{ReasonExpired, "has been delayed"},
+	{ReasonExpired, "message has been delayed"},
+	{ReasonExpired, "connection timed out"},
+	{ReasonExpired, "operation timed out"},
+	{ReasonExpired, ": timed out]"},
+	{ReasonExpired, "did not accept our requests to connect"}, // Gmail
+	{ReasonExpired, "server did not respond"},
+	{ReasonExpired, "was not reachable within the allowed queue period"},
+	{ReasonExpired, "maximum queue time"},
+	{ReasonExpired, "配信期限"},
+
+	// ---- policyviolation: refused under a receiving-site policy
+	{ReasonPolicyViolation, "policy violation"},
+	{ReasonPolicyViolation, "violates * policy"},
+	{ReasonPolicyViolation, "violation of * policy"},
+	{ReasonPolicyViolation, "against * policy"},
+	{ReasonPolicyViolation, "policy reasons"},
+	{ReasonPolicyViolation, "by policy"},
+	{ReasonPolicyViolation, "local policy"},
+	{ReasonPolicyViolation, "organization policy"},
+	{ReasonPolicyViolation, "organisation policy"},
+	{ReasonPolicyViolation, "security policies"},
+	{ReasonPolicyViolation, "content presents a potential security issue"}, // Gmail 5.7.0
+	{ReasonPolicyViolation, "header error"},
+	{ReasonPolicyViolation, "host network not allowed"}, // Mimecast
+	{ReasonPolicyViolation, "not accepting mail with attachments"},
+	{ReasonPolicyViolation, "attachment not allowed"},
+	{ReasonPolicyViolation, "prohibited attachment"},
+	{ReasonPolicyViolation, "banned attachment"},
+	{ReasonPolicyViolation, "allowable number of posts"},
+
+	// ---- contenterror: message content or headers refused
+	{ReasonContentError, "media error"},
+	{ReasonContentError, "media not supported"},
+	{ReasonContentError, "conversion required"},
+	{ReasonContentError, "invalid mime"},
+	{ReasonContentError, "mime headers"},
+	{ReasonContentError, "improperly-formatted"},
+	{ReasonContentError, "unnecessary base64"},
+	{ReasonContentError, "8bit data"},
+	{ReasonContentError, "8-bit data"},
+	{ReasonContentError, "invalid content"},
+	{ReasonContentError, "illegal header"},
+	{ReasonContentError, "malformed header"},
+	{ReasonContentError, "too many received"},
+	{ReasonContentError, "mime complexity"},
+
+	// ---- failedstarttls: STARTTLS could not be negotiated
+	{ReasonFailedSTARTTLS, "starttls failed"},
+	{ReasonFailedSTARTTLS, "starttls * failed"},
+	{ReasonFailedSTARTTLS, "must issue a starttls"},
+	{ReasonFailedSTARTTLS, "starttls is required"},
+	{ReasonFailedSTARTTLS, "starttls required"},
+	{ReasonFailedSTARTTLS, "tls required"},
+	{ReasonFailedSTARTTLS, "tls is required"},
+	{ReasonFailedSTARTTLS, "requires tls"},
+	{ReasonFailedSTARTTLS, "tls handshake"},
+	{ReasonFailedSTARTTLS, "tls negotiation"},
+	{ReasonFailedSTARTTLS, "ssl handshake"},
+	{ReasonFailedSTARTTLS, "cannot start tls"},
+	{ReasonFailedSTARTTLS, "could not start tls"},
+	{ReasonFailedSTARTTLS, "tls not available"},
+	{ReasonFailedSTARTTLS, "requiretls"},
+
+	// ---- securityerror: a security requirement failed
 	{ReasonSecurityError, "authentication required"},
-	// networkerror
-	{ReasonNetworkError, "connection timed out"},
+	{ReasonSecurityError, "authrequired"}, // Exchange RESOLVER.RST.AuthRequired
+	{ReasonSecurityError, "authentication is required"},
+	{ReasonSecurityError, "smtp authentication"},
+	{ReasonSecurityError, "must authenticate"},
+	{ReasonSecurityError, "authentication failed"},
+	{ReasonSecurityError, "authentication credentials invalid"},
+	{ReasonSecurityError, "authentication mechanism is too weak"},
+	{ReasonSecurityError, "delivery not authorized"}, // RFC 3463 X.7.1
+	{ReasonSecurityError, "encryption required"},
+	{ReasonSecurityError, "encryption needed"},
+	{ReasonSecurityError, "certificate"},
+
+	// ---- syntaxerror: SMTP command syntax error
+	{ReasonSyntaxError, "syntax error"},
+	{ReasonSyntaxError, "command unrecognized"},
+	{ReasonSyntaxError, "unrecognized command"},
+	{ReasonSyntaxError, "command not recognized"},
+	{ReasonSyntaxError, "command not implemented"},
+	{ReasonSyntaxError, "bad sequence of commands"},
+	{ReasonSyntaxError, "improper sequence of commands"},
+	{ReasonSyntaxError, "invalid command"},
+	{ReasonSyntaxError, "malformed address"},
+	{ReasonSyntaxError, "parameters not recognized"},
+
+	// ---- systemfull: the receiving system's disk or queue is full
+	{ReasonSystemFull, "insufficient system storage"}, // RFC 5321 452 text
+	{ReasonSystemFull, "mail system full"},
+	{ReasonSystemFull, "system storage"},
+	{ReasonSystemFull, "disk full"},
+	{ReasonSystemFull, "disk is full"},
+	{ReasonSystemFull, "queue full"},
+	{ReasonSystemFull, "queue is full"},
+	{ReasonSystemFull, "out of disk space"},
+	{ReasonSystemFull, "server is full"},
+
+	// ---- mailererror: the local delivery program failed
+	{ReasonMailerError, "pipe to |"},
+	{ReasonMailerError, "procmail"},
+	{ReasonMailerError, "maildrop"},
+	{ReasonMailerError, "command died"},
+	{ReasonMailerError, "command output"},
+	{ReasonMailerError, "mailer error"},
+	{ReasonMailerError, "unknown mailer"},
+	{ReasonMailerError, "delivery to program"},
+	{ReasonMailerError, "program exited"},
+	{ReasonMailerError, "exited with"},
+	{ReasonMailerError, "local delivery failed"},
+
+	// ---- networkerror: DNS or connection problem on the way
 	{ReasonNetworkError, "connection refused"},
-	// systemerror
+	{ReasonNetworkError, "no route to host"},
+	{ReasonNetworkError, "network is unreachable"},
+	{ReasonNetworkError, "host is unreachable"},
+	{ReasonNetworkError, "connection reset"},
+	{ReasonNetworkError, "lost connection"},
+	{ReasonNetworkError, "could not connect"},
+	{ReasonNetworkError, "couldn't connect"},
+	{ReasonNetworkError, "unable to connect"},
+	{ReasonNetworkError, "failed to connect"},
+	{ReasonNetworkError, "establish an smtp connection"},
+	{ReasonNetworkError, "dns error"}, // Gmail "DNS Error: ... lookup of X responded with code NXDOMAIN"
+	{ReasonNetworkError, "dns error: * nxdomain"},
+	{ReasonNetworkError, "dns error: * domain name not found"},
+	{ReasonNetworkError, "dns type"},
+	{ReasonNetworkError, "dns lookup"},
+	{ReasonNetworkError, "name service error"},
+	{ReasonNetworkError, "host not found, try again"}, // Postfix temporary DNS failure
+	{ReasonNetworkError, "temporary lookup failure"},
+	{ReasonNetworkError, "malformed or unexpected name server reply"},
+	{ReasonNetworkError, "name server"},
+	{ReasonNetworkError, "routing loop"},
+	{ReasonNetworkError, "mail loop"},
+	{ReasonNetworkError, "too many hops"},
+
+	// ---- systemerror: an error on the receiving system
+	{ReasonSystemError, "internal error"},
+	{ReasonSystemError, "internal server error"},
+	{ReasonSystemError, "internal system error"},
+	{ReasonSystemError, "system error"},
+	{ReasonSystemError, "system config error"},
 	{ReasonSystemError, "local error"},
+	{ReasonSystemError, "server error"},
+	{ReasonSystemError, "service unavailable"},
+	{ReasonSystemError, "service currently unavailable"},
+	{ReasonSystemError, "service not available"},
+	{ReasonSystemError, "temporarily unavailable"},
+	{ReasonSystemError, "transaction failed"},
+	{ReasonSystemError, "loops back to myself"},
+	{ReasonSystemError, "i/o error"},
+	{ReasonSystemError, "unexpected error"},
+	{ReasonSystemError, "server busy"},
+	{ReasonSystemError, "system busy"},
+	{ReasonSystemError, "misconfigured"},
+	{ReasonSystemError, "configuration error"},
+
+	// ---- onhold: the server deferred its decision
+	{ReasonOnHold, "on hold"},
 }
 
 // weakPhraseTable lists generic words that name a family of causes. They
-// decide only where no strong phrase, specific code or hint does.
+// decide only where no strong phrase, specific status code or hint does.
 var weakPhraseTable = []phraseRule{
 	{ReasonBlocked, "blocked"},
-	{ReasonRejected, "rejected"},
-	{ReasonRejected, "denied"},
+	{ReasonBlocked, "banned"},
 	{ReasonPolicyViolation, "policy"},
+	{ReasonSecurityError, "access denied"},
+	{ReasonSecurityError, "not authorized"},
+	{ReasonSecurityError, "not permitted"},
 }
