@@ -42,8 +42,9 @@ type phraseHint struct {
 // rcptRule says how a format lists failed recipients inside its error
 // section. A line may match several ways; they are tried in field order.
 type rcptRule struct {
-	// angle: the line starts with "<addr>" optionally followed by ":" and
-	// a diagnostic ("<user@example.com>:" in qmail, Yahoo, Postfix).
+	// angle: the line starts (at the left margin) with "<addr>",
+	// optionally followed by ":" and a diagnostic ("<user@example.com>:"
+	// in qmail, Yahoo, Postfix).
 	angle bool
 	// indent > 0: the line is indented by exactly indent spaces and its
 	// first word is an address ("  user@example.com" in Exim).
@@ -354,7 +355,9 @@ func hasPrefixAny(s string, ps []string) bool {
 // match reports whether line (t is its trimmed form) is a recipient line,
 // returning the address and the remainder of the line.
 func (r *rcptRule) match(line, t string) (addr, rest string, ok bool) {
-	if r.angle && len(t) > 3 && t[0] == '<' {
+	// angle lines start at the left margin: an indented "<addr>:" is a
+	// continuation line (Postfix folds its diagnostics that way).
+	if r.angle && len(t) > 3 && line[0] == '<' {
 		if end := strings.IndexByte(t, '>'); end > 0 {
 			if a := cleanAddr(t[1:end]); a != "" {
 				return a, t[end+1:], true
