@@ -2,18 +2,13 @@ package mailbox
 
 import (
 	"bytes"
-	"crypto/rand"
-	"encoding/hex"
-	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/emersion/go-imap/v2/imapclient"
+	"github.com/rebound-hq/rebound/internal/mailbox/mailboxtest"
 )
 
 // The Dovecot tests run against Debian's dovecot-imapd, started by
@@ -23,90 +18,17 @@ import (
 // Outside CI they skip, saying why, when Dovecot cannot be started; with
 // CI set they fail instead, so CI never passes without them.
 
-var (
-	dovecotOnce sync.Once
-	dovecotAddr string
-	dovecotPass string
-	dovecotErr  error
-)
-
-func moduleRoot() (string, error) {
-	out, err := exec.Command("go", "env", "GOMOD").Output()
-	if err != nil {
-		return "", err
-	}
-	return filepath.Dir(strings.TrimSpace(string(out))), nil
-}
-
-func startDovecot() (addr, passwd string, err error) {
-	if a, p := os.Getenv("REBOUND_DOVECOT_ADDR"), os.Getenv("REBOUND_DOVECOT_PASSWORD"); a != "" && p != "" {
-		return a, p, nil
-	}
-	root, err := moduleRoot()
-	if err != nil {
-		return "", "", err
-	}
-	script := filepath.Join(root, "scripts", "dovecot.sh")
-	if out, err := exec.Command(script, "up").CombinedOutput(); err != nil {
-		return "", "", fmt.Errorf("%s up: %v\n%s", script, err, out)
-	}
-	out, err := exec.Command(script, "env").Output()
-	if err != nil {
-		return "", "", err
-	}
-	for _, line := range strings.Split(string(out), "\n") {
-		k, v, ok := strings.Cut(strings.TrimPrefix(line, "export "), "=")
-		if !ok {
-			continue
-		}
-		v = strings.Trim(v, "'")
-		switch k {
-		case "REBOUND_DOVECOT_ADDR":
-			addr = v
-		case "REBOUND_DOVECOT_PASSWORD":
-			passwd = v
-		}
-	}
-	if addr == "" || passwd == "" {
-		return "", "", fmt.Errorf("%s env printed no address", script)
-	}
-	return addr, passwd, nil
-}
-
-// dovecotEnv starts (once) the private Dovecot and adds a fresh user, so
-// each test has an empty mailbox of its own.
+// dovecotEnv gives each test a fresh, empty Dovecot mailbox (see
+// mailboxtest.Dovecot: skips outside CI when Dovecot cannot start, fails in CI).
 func dovecotEnv(t testing.TB) *syncEnv {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("Dovecot tests skipped with -short")
-	}
-	dovecotOnce.Do(func() { dovecotAddr, dovecotPass, dovecotErr = startDovecot() })
-	if dovecotErr != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("Dovecot is required in CI: %v", dovecotErr)
-		}
-		t.Skipf("Dovecot not available (run scripts/dovecot.sh up): %v", dovecotErr)
-	}
-	var b [6]byte
-	rand.Read(b[:])
-	user := "t" + hex.EncodeToString(b[:]) // a fresh, empty mailbox
-	pass := dovecotPass
-	host, port := hostPort(t, dovecotAddr)
+	u := mailboxtest.Dovecot(t)
+	host, port := hostPort(t, u.Addr)
 	return &syncEnv{
-		settings: Settings{Host: host, Port: port, Username: user, TLS: TLSNone},
-		creds:    Credentials{Password: pass},
+		settings: Settings{Host: host, Port: port, Username: u.User, TLS: TLSNone},
+		creds:    Credentials{Password: u.Password},
 		policy:   &Policy{AllowPrivateHosts: true, IOTimeout: 30 * time.Second},
-		admin: func(t testing.TB) *imapclient.Client {
-			c, err := imapclient.DialInsecure(dovecotAddr, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := c.Login(user, pass).Wait(); err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { c.Close() })
-			return c
-		},
+		admin:    u.Client,
 	}
 }
 

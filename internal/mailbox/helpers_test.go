@@ -13,7 +13,6 @@ import (
 	"math/big"
 	"net"
 	"net/netip"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -23,6 +22,8 @@ import (
 	"github.com/emersion/go-imap/v2/imapserver"
 	"github.com/emersion/go-imap/v2/imapserver/imapmemserver"
 	"github.com/emersion/go-sasl"
+
+	"github.com/rebound-hq/rebound/internal/mailbox/mailboxtest"
 )
 
 const (
@@ -178,28 +179,8 @@ type testMsg struct {
 	date   time.Time
 }
 
-// genBounce writes an RFC 3464 DSN for recipient n.
-func genBounce(n int, date time.Time) []byte {
-	b := &bytes.Buffer{}
-	fmt.Fprintf(b, "Return-Path: <>\r\nFrom: Mail Delivery System <MAILER-DAEMON@mx%d.example.net>\r\n", n%7)
-	fmt.Fprintf(b, "To: sender@example.com\r\nSubject: Undelivered Mail Returned to Sender\r\n")
-	fmt.Fprintf(b, "Date: %s\r\nMessage-ID: <bounce-%d@mx.example.net>\r\nMIME-Version: 1.0\r\n", date.Format(time.RFC1123Z), n)
-	fmt.Fprintf(b, "Content-Type: multipart/report; report-type=delivery-status; boundary=\"B%d\"\r\n\r\n", n)
-	fmt.Fprintf(b, "--B%d\r\nContent-Type: text/plain\r\n\r\nI'm sorry to have to inform you that your message could not be delivered.\r\n\r\n<lead%d@example.org>: host mx.example.org said: 550 5.1.1 User unknown\r\n\r\n", n, n)
-	fmt.Fprintf(b, "--B%d\r\nContent-Type: message/delivery-status\r\n\r\nReporting-MTA: dns; mx.example.net\r\n\r\nFinal-Recipient: rfc822; lead%d@example.org\r\nAction: failed\r\nStatus: 5.1.1\r\nDiagnostic-Code: smtp; 550 5.1.1 <lead%d@example.org>: User unknown\r\n\r\n", n, n, n)
-	fmt.Fprintf(b, "--B%d\r\nContent-Type: text/rfc822-headers\r\n\r\nFrom: sender@example.com\r\nTo: lead%d@example.org\r\nSubject: Spring offer\r\nMessage-ID: <campaign-%d@example.com>\r\nX-Rebound-Campaign: c1\r\n\r\n--B%d--\r\n", n, n, n, n)
-	return b.Bytes()
-}
-
-// genOrdinary writes an ordinary message that triage must not flag.
-func genOrdinary(n int, date time.Time) []byte {
-	b := &bytes.Buffer{}
-	fmt.Fprintf(b, "Return-Path: <colleague%d@example.com>\r\nFrom: Colleague %d <colleague%d@example.com>\r\n", n, n, n)
-	fmt.Fprintf(b, "To: sender@example.com\r\nSubject: Re: meeting notes %d\r\nDate: %s\r\n", n, date.Format(time.RFC1123Z))
-	fmt.Fprintf(b, "Message-ID: <ordinary-%d@example.com>\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n", n)
-	b.WriteString(strings.Repeat("Thanks, see you on Thursday. Here are the notes from today.\r\n", 1+n%20))
-	return b.Bytes()
-}
+func genBounce(n int, date time.Time) []byte   { return mailboxtest.Bounce(n, date) }
+func genOrdinary(n int, date time.Time) []byte { return mailboxtest.Ordinary(n, date) }
 
 // genMix returns total messages, every other one a bounce, all dated now.
 func genMix(total int, now time.Time) []testMsg {
@@ -215,46 +196,20 @@ func genMix(total int, now time.Time) []testMsg {
 	return msgs
 }
 
-// loadMessages APPENDs msgs to folder over one IMAP connection.
+// loadMessages APPENDs msgs to folder.
 func loadMessages(t testing.TB, c *imapclient.Client, folder string, msgs []testMsg) {
 	t.Helper()
+	mm := make([]mailboxtest.Message, len(msgs))
 	for i, m := range msgs {
-		cmd := c.Append(folder, int64(len(m.raw)), &imap.AppendOptions{Time: m.date})
-		if _, err := cmd.Write(m.raw); err != nil {
-			t.Fatalf("append %d: %v", i, err)
-		}
-		if err := cmd.Close(); err != nil {
-			t.Fatalf("append %d: %v", i, err)
-		}
-		if _, err := cmd.Wait(); err != nil {
-			t.Fatalf("append %d: %v", i, err)
-		}
+		mm[i] = mailboxtest.Message{Raw: m.raw, Bounce: m.bounce, Date: m.date}
 	}
+	mailboxtest.Append(t, c, folder, mm)
 }
 
-// allFlags returns the flags of every message of folder by UID, read with
-// EXAMINE so that reading them changes nothing.
+// allFlags returns the flags of every message of folder by UID.
 func allFlags(t testing.TB, c *imapclient.Client, folder string) map[uint32]string {
 	t.Helper()
-	if _, err := c.Select(folder, &imap.SelectOptions{ReadOnly: true}).Wait(); err != nil {
-		t.Fatal(err)
-	}
-	msgs, err := c.Fetch(imap.SeqSet{{Start: 1, Stop: 0}}, &imap.FetchOptions{UID: true, Flags: true}).Collect()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := map[uint32]string{}
-	for _, m := range msgs {
-		fl := make([]string, 0, len(m.Flags))
-		for _, f := range m.Flags {
-			fl = append(fl, string(f))
-		}
-		out[uint32(m.UID)] = strings.Join(fl, " ")
-	}
-	if err := c.Unselect().Wait(); err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return mailboxtest.Flags(t, c, folder)
 }
 
 // memRecorder records into memory like tracking does: a message counts as
