@@ -146,7 +146,7 @@ func ReasonOf(e Evidence) string {
 		return ReasonMailerError
 	}
 	if tr != "" {
-		return byCommand(tr, command)
+		return refine(byCommand(tr, command), e.Status)
 	}
 
 	sr, sok := statusRule(e.Status)
@@ -201,6 +201,29 @@ func byCommand(reason, command string) string {
 	case "DATA":
 		if reason == ReasonUserUnknown {
 			return ReasonFiltered
+		}
+	}
+	return reason
+}
+
+// refine lets the enhanced status code sharpen a reason read from the
+// text where the code is the more precise of the two: a size refusal under
+// X.2.3 ("message length exceeds administrative limit", a per-mailbox limit)
+// is exceedlimit, and a transient fault under X.4.7 ("delivery time
+// expired") is expired, the final outcome of those retries.
+func refine(reason, status string) string {
+	if len(status) < 5 || status[1] != '.' {
+		return reason
+	}
+	switch status[2:] {
+	case "2.3":
+		if reason == ReasonMesgTooBig {
+			return ReasonExceedLimit
+		}
+	case "4.7":
+		switch reason {
+		case ReasonNetworkError, ReasonSystemError, ReasonOnHold:
+			return ReasonExpired
 		}
 	}
 	return reason

@@ -208,7 +208,68 @@ func normalize(s string, buf []byte) []byte {
 	if n := len(out); n > 0 && out[n-1] == ' ' {
 		out = out[:n-1]
 	}
-	return out
+	return dropContinuations(out)
+}
+
+// dropContinuations removes, from a normalised multi-line SMTP reply, the
+// reply code (and enhanced status code) repeated at the head of every line
+// after the first: "550-5.7.1 ... multiple 550-5.7.1 addresses" reads
+// "550-5.7.1 ... multiple addresses" (RFC 5321 §4.2.1 multiline replies, as
+// Gmail and Exchange send them). The first occurrence is kept.
+func dropContinuations(t []byte) []byte {
+	code := -1 // start of the first reply code token
+	w := 0
+	for r := 0; r < len(t); {
+		if (r == 0 || t[r-1] == ' ') && r+4 <= len(t) && isReplyToken(t[r:]) {
+			if code < 0 {
+				code = r
+			} else if t[r] == t[code] && t[r+1] == t[code+1] && t[r+2] == t[code+2] {
+				// skip "ddd-" or "ddd " and a following "x.y.z " token
+				r += 4
+				if n := statusTokenLen(t[r:]); n > 0 {
+					r += n
+					if r < len(t) && t[r] == ' ' {
+						r++
+					}
+				}
+				continue
+			}
+		}
+		t[w] = t[r]
+		w++
+		r++
+	}
+	return t[:w]
+}
+
+func isDigit(b byte) bool { return b >= '0' && b <= '9' }
+
+// isReplyToken reports whether t starts with a reply code and its
+// separator: "550-" or "550 ".
+func isReplyToken(t []byte) bool {
+	return t[0] >= '2' && t[0] <= '5' && isDigit(t[1]) && isDigit(t[2]) && (t[3] == '-' || t[3] == ' ')
+}
+
+// statusTokenLen returns the length of an enhanced status code at the start
+// of t ("5.7.1", "4.7.650"), or 0.
+func statusTokenLen(t []byte) int {
+	if len(t) < 5 || (t[0] != '2' && t[0] != '4' && t[0] != '5') || t[1] != '.' {
+		return 0
+	}
+	i, dots := 2, 1
+	for i < len(t) && (isDigit(t[i]) || t[i] == '.') && i < 10 {
+		if t[i] == '.' {
+			dots++
+		}
+		i++
+	}
+	if dots != 2 || t[i-1] == '.' {
+		return 0
+	}
+	if i < len(t) && t[i] != ' ' {
+		return 0
+	}
+	return i
 }
 
 // isAddrDelim reports whether b ends an e-mail address in running text.

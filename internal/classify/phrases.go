@@ -90,10 +90,7 @@ var strongPhraseTable = []phraseRule{
 	{ReasonMailboxFull, "disk quota"},
 	{ReasonMailboxFull, "storage quota"},
 	{ReasonMailboxFull, "exceeded storage allocation"}, // RFC 5321 552 text
-	{ReasonMailboxFull, "insufficient disk space"},
-	{ReasonMailboxFull, "not enough disk space"},
 	{ReasonMailboxFull, "not sufficient disk space"},
-	{ReasonMailboxFull, "no space left on device"},
 	{ReasonMailboxFull, "user's space has been used up"},
 	{ReasonMailboxFull, "user has too many messages"},
 	{ReasonMailboxFull, "too many messages in * mailbox"},
@@ -570,7 +567,6 @@ var strongPhraseTable = []phraseRule{
 	{ReasonUserUnknown, "5.1.1 address rejected"},
 	{ReasonUserUnknown, "badrcptto"}, // qmail
 	{ReasonUserUnknown, "validrcptto"},
-	{ReasonUserUnknown, "not our customer"},
 	{ReasonUserUnknown, "unknown or illegal alias"},
 	{ReasonUserUnknown, "invalid or unknown virtual user"},
 	{ReasonUserUnknown, "this account is not available"},
@@ -636,12 +632,13 @@ var strongPhraseTable = []phraseRule{
 	{ReasonHostUnknown, "domain not found"},
 	{ReasonHostUnknown, "no such domain"},
 	{ReasonHostUnknown, "domain does not exist"},
-	{ReasonHostUnknown, "domain * does not exist"},
+	{ReasonHostUnknown, "domain name does not exist"},
+	{ReasonHostUnknown, "couldn't find any host named"}, // qmail
+	{ReasonHostUnknown, "could not find any host named"},
 	{ReasonHostUnknown, "unknown domain"},
 	{ReasonHostUnknown, "domain unknown"},
 	{ReasonHostUnknown, "domain is not reachable"}, // Outlook.com
 	{ReasonHostUnknown, "invalid domain"},
-	{ReasonHostUnknown, "domain is invalid"},
 	{ReasonHostUnknown, "unrouteable address"}, // Exim
 	{ReasonHostUnknown, "unroutable address"},
 	{ReasonHostUnknown, "dns lookup failure: host"},
@@ -722,14 +719,18 @@ var strongPhraseTable = []phraseRule{
 	{ReasonRejected, "not allowed to send"},
 	{ReasonRejected, "not authorized to send"},
 	{ReasonRejected, "provide a valid from"},
-	{ReasonRejected, "return path"},
-	{ReasonRejected, "return-path"},
-	{ReasonRejected, "mail from * rejected"},
 	{ReasonRejected, "temporarily deferred due to unexpected volume or user complaints"}, // Yahoo TSS04
 	{ReasonRejected, "temporarily deferred due to user complaints"},
 	{ReasonRejected, "not a member of"},
 	{ReasonRejected, "not subscribed"},
 	{ReasonRejected, "permission to post"}, // Google Groups
+	{ReasonRejected, "send mail as"},       // Gmail "Send mail as" alias misconfigured
+	{ReasonRejected, "may not exist, or you may not have permission"},
+	{ReasonRejected, "存在しないか、グループにメッセージを投稿する権限"},
+	{ReasonRejected, "n'existe pas ou que vous ne soyez pas autorisé"},
+	{ReasonRejected, "غير مصرح لك بإرسال رسائل"},
+	{ReasonRejected, "مجوز لازم برای"},
+	{ReasonRejected, "אישור לפרסם"},
 	{ReasonRejected, "allowed to post"},
 	{ReasonRejected, "投稿する権限"},
 	{ReasonRejected, "張貼留言的權限"},
@@ -789,6 +790,7 @@ var strongPhraseTable = []phraseRule{
 	{ReasonPolicyViolation, "organisation policy"},
 	{ReasonPolicyViolation, "security policies"},
 	{ReasonPolicyViolation, "content presents a potential security issue"}, // Gmail 5.7.0
+	{ReasonPolicyViolation, "content presents a potential"},
 	{ReasonPolicyViolation, "header error"},
 	{ReasonPolicyViolation, "host network not allowed"}, // Mimecast
 	{ReasonPolicyViolation, "not accepting mail with attachments"},
@@ -866,6 +868,9 @@ var strongPhraseTable = []phraseRule{
 	{ReasonSystemFull, "queue is full"},
 	{ReasonSystemFull, "out of disk space"},
 	{ReasonSystemFull, "server is full"},
+	{ReasonSystemFull, "insufficient disk space"},
+	{ReasonSystemFull, "not enough disk space"},
+	{ReasonSystemFull, "no space left on device"},
 
 	// ---- mailererror: the local delivery program failed
 	{ReasonMailerError, "pipe to |"},
@@ -926,6 +931,7 @@ var strongPhraseTable = []phraseRule{
 	{ReasonSystemError, "system busy"},
 	{ReasonSystemError, "misconfigured"},
 	{ReasonSystemError, "configuration error"},
+	{ReasonSystemError, "ldap server"},
 
 	// ---- onhold: the server deferred its decision
 	{ReasonOnHold, "on hold"},

@@ -34,7 +34,7 @@ var statusRules = map[string]codeRule{
 	"2.3": {ReasonExceedLimit, true},  // message length exceeds administrative limit
 	"2.4": {ReasonSystemError, false}, // mailing list expansion problem
 	// X.3 mail system status (RFC 3463 §3.4)
-	"3.0": {ReasonSystemError, false}, // other or undefined mail system status
+	"3.0": {ReasonSystemError, false}, // other or undefined mail system status (permanent only, see statusRule)
 	"3.1": {ReasonSystemFull, true},   // mail system full
 	"3.2": {ReasonNotAccept, false},   // system not accepting network messages
 	"3.3": {ReasonSystemError, false}, // system not capable of selected features
@@ -136,6 +136,10 @@ func statusRule(status string) (codeRule, bool) {
 	r, ok := statusRules[status[2:]]
 	if !ok {
 		return r, false
+	}
+	// A temporary 4.3.0 says only "try again": no cause.
+	if status == "4.3.0" {
+		return codeRule{}, false
 	}
 	// X.4.4 "unable to route" is a dead domain only when permanent; a
 	// temporary 4.4.4 is a routing problem on the way.
