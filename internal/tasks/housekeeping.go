@@ -2,6 +2,7 @@ package tasks
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -65,14 +66,15 @@ func (h *Housekeeping) ProcessTask(ctx context.Context, _ *asynq.Task) error {
 	log := logging.FromContext(ctx)
 	for _, q := range h.Queues {
 		deleted, err := h.purgeArchived(q, cutoff)
+		if errors.Is(err, asynq.ErrQueueNotFound) {
+			continue // a queue that never held a task does not exist in Redis yet
+		}
 		if err != nil {
 			return err
 		}
 		info, err := h.Inspector.GetQueueInfo(q)
 		if err != nil {
-			// A queue that never held a task does not exist yet in Redis.
-			log.Debug("tasks: housekeeping: no queue info", "queue", q, "err", err)
-			continue
+			return fmt.Errorf("tasks: housekeeping: queue %s: %w", q, err)
 		}
 		log.Info("tasks: housekeeping", "queue", q, "pending", info.Pending, "active", info.Active,
 			"scheduled", info.Scheduled, "retry", info.Retry, "archived", info.Archived, "deleted_archived", deleted)
@@ -81,7 +83,7 @@ func (h *Housekeeping) ProcessTask(ctx context.Context, _ *asynq.Task) error {
 }
 
 // purgeArchived deletes the archived tasks of queue q that last failed
-// before cutoff.
+// before cutoff. The error wraps asynq.ErrQueueNotFound when q does not exist.
 func (h *Housekeeping) purgeArchived(q string, cutoff time.Time) (int, error) {
 	const pageSize = 100
 	var old []string

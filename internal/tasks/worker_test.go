@@ -1,0 +1,247 @@
+package tasks
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"log/slog"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/hibiken/asynq"
+
+	"github.com/rebound-hq/rebound/internal/logging"
+)
+
+// testRedisURL is the Redis database of make test.
+func testRedisURL(t *testing.T) string {
+	t.Helper()
+	if u := os.Getenv("REBOUND_TEST_REDIS_URL"); u != "" {
+		return u
+	}
+	if u := os.Getenv("REDIS_URL"); u != "" {
+		return u
+	}
+	if testing.Short() {
+		t.Skip("REBOUND_TEST_REDIS_URL not set; skipped in -short mode")
+	}
+	t.Fatal("neither REBOUND_TEST_REDIS_URL nor REDIS_URL is set: run make test (starts Redis)")
+	return ""
+}
+
+// newTestWorker returns a worker serving one queue of its own, so parallel
+// tests (and other packages' tests) sharing the Redis do not take its tasks.
+func newTestWorker(t *testing.T) (*Worker, string) {
+	t.Helper()
+	b := make([]byte, 6)
+	_, _ = rand.Read(b)
+	queue := "test-" + hex.EncodeToString(b)
+	w, err := NewWorker(Options{
+		RedisURL:        testRedisURL(t),
+		Concurrency:     2,
+		ShutdownTimeout: 5 * time.Second,
+		Queues:          map[string]int{queue: 1},
+		Log:             slog.New(slog.DiscardHandler),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	insp := asynq.NewInspector(w.RedisConnOpt())
+	t.Cleanup(func() {
+		_ = insp.DeleteQueue(queue, true)
+		_ = insp.Close()
+	})
+	return w, queue
+}
+
+// start runs w until the test ends and checks that Run then returns nil.
+func start(t *testing.T, w *Worker) (stop func()) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- w.Run(ctx) }()
+	stopped := false
+	stop = func() {
+		if stopped {
+			return
+		}
+		stopped = true
+		cancel()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("Run = %v after cancel, want nil", err)
+			}
+		case <-time.After(15 * time.Second):
+			t.Error("Run did not return after its context ended")
+		}
+	}
+	t.Cleanup(stop)
+	return stop
+}
+
+func TestWorkerProcessesTasksWithTaskLogger(t *testing.T) {
+	w, queue := newTestWorker(t)
+	got := make(chan string, 1)
+	w.Handle("test:echo", asynq.HandlerFunc(func(ctx context.Context, task *asynq.Task) error {
+		// The handler's logger must be the task-scoped one, not slog.Default().
+		if logging.FromContext(ctx) == slog.Default() {
+			got <- "no task logger"
+			return nil
+		}
+		got <- string(task.Payload())
+		return nil
+	}))
+	start(t, w)
+
+	c := asynq.NewClient(w.RedisConnOpt())
+	defer c.Close()
+	if _, err := c.Enqueue(asynq.NewTask("test:echo", []byte("hello")), asynq.Queue(queue)); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case s := <-got:
+		if s != "hello" {
+			t.Errorf("handler saw %q, want hello", s)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("task not processed")
+	}
+}
+
+func TestShutdownWaitsForTaskInFlight(t *testing.T) {
+	w, queue := newTestWorker(t)
+	started, finished := make(chan struct{}), make(chan struct{})
+	w.Handle("test:slow", asynq.HandlerFunc(func(ctx context.Context, _ *asynq.Task) error {
+		close(started)
+		time.Sleep(500 * time.Millisecond)
+		close(finished)
+		return nil
+	}))
+	stop := start(t, w)
+	c := asynq.NewClient(w.RedisConnOpt())
+	defer c.Close()
+	if _, err := c.Enqueue(asynq.NewTask("test:slow", nil), asynq.Queue(queue)); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-started:
+	case <-time.After(15 * time.Second):
+		t.Fatal("task not started")
+	}
+	stop()
+	select {
+	case <-finished:
+	default:
+		t.Error("Run returned before the task in flight finished")
+	}
+}
+
+func TestSchedulerEnqueues(t *testing.T) {
+	w, queue := newTestWorker(t)
+	ran := make(chan struct{}, 10)
+	w.Handle("test:tick", asynq.HandlerFunc(func(context.Context, *asynq.Task) error {
+		ran <- struct{}{}
+		return nil
+	}))
+	if err := w.Schedule("@every 1s", asynq.NewTask("test:tick", nil), asynq.Queue(queue)); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Schedule("not a cron line", asynq.NewTask("test:tick", nil)); err == nil {
+		t.Error("Schedule accepted a bad cronspec")
+	}
+	start(t, w)
+	select {
+	case <-ran:
+	case <-time.After(15 * time.Second):
+		t.Fatal("scheduled task never ran")
+	}
+}
+
+func TestRunFailsWithoutRedis(t *testing.T) {
+	w, err := NewWorker(Options{RedisURL: "redis://127.0.0.1:1/0", Log: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Run(context.Background()); err == nil {
+		t.Error("Run without Redis returned nil")
+	}
+	if _, err := NewWorker(Options{RedisURL: "http://x"}); err == nil {
+		t.Error("NewWorker accepted an http URL")
+	}
+}
+
+// TestHousekeepingPurgesOldArchivedTasks fails a task without retries (it is
+// archived), then runs housekeeping as if a month had passed.
+func TestHousekeepingPurgesOldArchivedTasks(t *testing.T) {
+	w, queue := newTestWorker(t)
+	w.Handle("test:fail", asynq.HandlerFunc(func(context.Context, *asynq.Task) error {
+		return errors.New("always fails")
+	}))
+	start(t, w)
+	c := asynq.NewClient(w.RedisConnOpt())
+	defer c.Close()
+	if _, err := c.Enqueue(asynq.NewTask("test:fail", nil), asynq.Queue(queue), asynq.MaxRetry(0)); err != nil {
+		t.Fatal(err)
+	}
+	// A pending task archived by hand has no failure time and must be kept.
+	kept, err := c.Enqueue(asynq.NewTask("test:other", nil), asynq.Queue(queue), asynq.ProcessIn(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	insp := asynq.NewInspector(w.RedisConnOpt())
+	defer insp.Close()
+	if err := insp.ArchiveTask(queue, kept.ID); err != nil {
+		t.Fatal(err)
+	}
+	archived := func() int {
+		info, err := insp.GetQueueInfo(queue)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return info.Archived
+	}
+	deadline := time.Now().Add(15 * time.Second)
+	for archived() < 2 {
+		if time.Now().After(deadline) {
+			t.Fatal("failed task was not archived")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+
+	hk := &Housekeeping{Inspector: insp, Queues: []string{queue, "never-used-queue"}, Retention: DefaultArchiveRetention}
+	if err := hk.ProcessTask(context.Background(), NewHousekeepingTask()); err != nil {
+		t.Fatal(err)
+	}
+	if n := archived(); n != 2 {
+		t.Fatalf("recent archived tasks deleted: %d left, want 2", n)
+	}
+	hk.Now = func() time.Time { return time.Now().Add(30 * 24 * time.Hour) }
+	if err := hk.ProcessTask(context.Background(), NewHousekeepingTask()); err != nil {
+		t.Fatal(err)
+	}
+	if n := archived(); n != 1 {
+		t.Fatalf("after a month: %d archived tasks left, want 1 (the one without a failure)", n)
+	}
+	if _, err := insp.GetTaskInfo(queue, kept.ID); err != nil {
+		t.Errorf("task archived by hand was deleted: %v", err)
+	}
+}
+
+func TestRegisterHousekeeping(t *testing.T) {
+	w, _ := newTestWorker(t)
+	insp, err := RegisterHousekeeping(w, DefaultArchiveRetention)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer insp.Close()
+	if task := NewHousekeepingTask(); task.Type() != TypeHousekeeping {
+		t.Errorf("task type %q", task.Type())
+	}
+	// The handler is registered: the mux finds it.
+	if _, pattern := w.mux.Handler(NewHousekeepingTask()); pattern != TypeHousekeeping {
+		t.Errorf("no handler for %s (pattern %q)", TypeHousekeeping, pattern)
+	}
+}
