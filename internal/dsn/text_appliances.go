@@ -34,7 +34,7 @@ var mfilterFormat = &textFormat{
 	stop:      []string{"-------original message", "-------original mail info"},
 	rcpt:      rcptRule{bare: true},
 	skip:      []string{"-------server message"},
-	diagEnd:   []string{"-------SMTP command"},
+	cmdAfter:  "-------SMTP command",
 }
 
 var apacheJamesFormat = &textFormat{

@@ -99,6 +99,10 @@ type textFormat struct {
 	// diagEnd: a line starting with one of these ends the current
 	// diagnostic; following lines are ignored until the next recipient.
 	diagEnd []string
+	// cmdAfter: the line after a line starting with this marker names the
+	// SMTP command the remote server refused (m-FILTER's "-------SMTP
+	// command" block); it sets Result.Command of the current recipient.
+	cmdAfter string
 	// noRcpt: the format names no recipient at all; return one Result with
 	// an empty Recipient and the section as its diagnostic (the caller
 	// takes the recipient from the returned original).
@@ -292,7 +296,7 @@ func cutAtBoundary(s string, stop []string) string {
 func (f *textFormat) walk(section string) []Result {
 	var rs []Result
 	var diag, pre []string
-	ended := false
+	ended, wantCmd := false, false
 	flush := func() {
 		if len(rs) > 0 {
 			rs[len(rs)-1].Diagnostic = joinDiag(rs[len(rs)-1].Diagnostic, diag)
@@ -317,6 +321,17 @@ func (f *textFormat) walk(section string) []Result {
 				r.Diagnostic = joinDiag(strings.Join(pre, " "), []string{r.Diagnostic})
 			}
 			rs = append(rs, r)
+			return true
+		}
+		if wantCmd {
+			wantCmd = false
+			if len(rs) > 0 && rs[len(rs)-1].Command == "" {
+				rs[len(rs)-1].Command = smtpVerb(strings.ToLower(t))
+			}
+			return true
+		}
+		if f.cmdAfter != "" && strings.HasPrefix(t, f.cmdAfter) {
+			wantCmd, ended = true, true
 			return true
 		}
 		if hasPrefixAny(t, f.diagEnd) {
@@ -428,6 +443,9 @@ func (f *textFormat) finish(r *Result, delayed bool) {
 	}
 	if r.RemoteMTA == "" {
 		r.RemoteMTA = remoteHostIn(r.Diagnostic)
+	}
+	if r.Command == "" {
+		r.Command = textCommandIn(r.Diagnostic)
 	}
 	if r.DiagnosticType == "" {
 		r.DiagnosticType = "smtp"
@@ -588,4 +606,44 @@ func dedupe(rs []Result) []Result {
 		}
 	}
 	return out
+}
+
+// textCommandPhrases are the free-text formats' own ways of naming the
+// SMTP command a remote server refused (lower case), beyond the common
+// ones of command.go: DragonFly's "did not like our RCPT TO:", qmail's
+// "Connected to ... but sender was rejected", GMX's "after RCPT command",
+// X6's "(RCPT TO)".
+var textCommandPhrases = []struct{ phrase, command string }{
+	{"did not like our rcpt to", "RCPT"},
+	{"did not like our final data", "DATA"},
+	{"did not like our data", "DATA"},
+	{"did not like our mail from", "MAIL"},
+	{"did not like our ehlo", "EHLO"},
+	{"did not like our helo", "HELO"},
+	{"but sender was rejected", "MAIL"},
+	{"but my name was rejected", "HELO"},
+	{"after rcpt command", "RCPT"},
+	{"after mail command", "MAIL"},
+	{"after data command", "DATA"},
+	{"for text command", "DATA"},
+	{"for rcpt command", "RCPT"},
+	{"your message (rcpt to)", "RCPT"},
+	{"your message (data)", "DATA"},
+	{"your message (mail from)", "MAIL"},
+}
+
+// textCommandIn returns the SMTP command a diagnostic names in one of the
+// free-text formats' own phrasings, or "" (command.go then tries the
+// common ones).
+func textCommandIn(diag string) string {
+	if diag == "" {
+		return ""
+	}
+	l := strings.ToLower(diag)
+	for _, p := range textCommandPhrases {
+		if strings.Contains(l, p.phrase) {
+			return p.command
+		}
+	}
+	return ""
 }
