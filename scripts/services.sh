@@ -81,7 +81,8 @@ install_missing() {
 # as_pg runs a command as the cluster's owner: postgres when we are root, else ourselves.
 as_pg() {
 	if is_root; then
-		runuser -u postgres -- "$@"
+		# From / so postgres is not left in a directory it may not read.
+		(cd / && runuser -u postgres -- "$@")
 	else
 		"$@"
 	fi
