@@ -12,8 +12,10 @@ import (
 	"github.com/labstack/echo/v4"
 	"gorm.io/gorm"
 
+	"github.com/rebound-hq/rebound/internal/mailbox"
 	"github.com/rebound-hq/rebound/internal/metrics"
 	"github.com/rebound-hq/rebound/internal/store"
+	"github.com/rebound-hq/rebound/internal/tasks"
 
 	rebound "github.com/rebound-hq/rebound"
 )
@@ -31,10 +33,12 @@ type Deps struct {
 	// RateLimit applies per API key; nil takes DefaultRateLimit, a zero
 	// PerSecond turns limiting off.
 	RateLimit *RateLimit
-	// Mailboxes runs the mailbox operations that need the mailbox and task
-	// packages (create with sealed credentials, test a connection, queue a
-	// sync); nil answers those routes 503.
-	Mailboxes MailboxService
+	// Mailboxes runs the mailbox operations (sealed credentials, connection
+	// tests); nil answers the mailbox routes 503.
+	Mailboxes *mailbox.Service
+	// Queue enqueues mailbox syncs (an *asynq.Client); nil answers the sync
+	// route 503.
+	Queue tasks.Enqueuer
 	// Now returns the current time; nil means time.Now.
 	Now func() time.Time
 }

@@ -114,3 +114,5 @@ func (o *optional[T]) UnmarshalJSON(b []byte) error {
 	}
 	return jsonUnmarshal(b, &o.Value)
 }
+
+func itoa(n int) string { return strconv.Itoa(n) }

@@ -40,6 +40,14 @@ func routes() []route {
 		{http.MethodPost, "/v1/api-keys", authKey, 0, (*handlers).createAPIKey},
 		{http.MethodDelete, "/v1/api-keys/{api_key_id}", authKey, 0, (*handlers).revokeAPIKey},
 
+		{http.MethodGet, "/v1/mailboxes", authKey, 0, (*handlers).listMailboxes},
+		{http.MethodPost, "/v1/mailboxes", authKey, 0, (*handlers).createMailbox},
+		{http.MethodGet, "/v1/mailboxes/{mailbox_id}", authKey, 0, (*handlers).getMailbox},
+		{http.MethodPatch, "/v1/mailboxes/{mailbox_id}", authKey, 0, (*handlers).updateMailbox},
+		{http.MethodDelete, "/v1/mailboxes/{mailbox_id}", authKey, 0, (*handlers).deleteMailbox},
+		{http.MethodPost, "/v1/mailboxes/{mailbox_id}/test", authKey, 0, (*handlers).testMailbox},
+		{http.MethodPost, "/v1/mailboxes/{mailbox_id}/sync", authKey, 0, (*handlers).syncMailbox},
+
 		{http.MethodGet, "/v1/campaigns", authKey, 0, (*handlers).listCampaigns},
 		{http.MethodPost, "/v1/campaigns", authKey, 0, (*handlers).createCampaign},
 		{http.MethodGet, "/v1/campaigns/{campaign_id}", authKey, 0, (*handlers).getCampaign},
@@ -54,18 +62,22 @@ func routes() []route {
 		{http.MethodDelete, "/v1/leads/{lead_id}", authKey, 0, (*handlers).deleteLead},
 		{http.MethodGet, "/v1/leads/{lead_id}/activities", authKey, 0, (*handlers).listLeadActivities},
 
-		// {http.MethodGet, "/v1/bounces", authKey, 0, (*handlers).listBounces},
-		// {http.MethodGet, "/v1/bounces/{bounce_id}", authKey, 0, (*handlers).getBounce},
-		// {http.MethodGet, "/v1/bounces/{bounce_id}/raw", authKey, 0, (*handlers).getBounceRaw},
-		// {http.MethodGet, "/v1/unmatched-bounces", authKey, 0, (*handlers).listUnmatchedBounces},
+		{http.MethodGet, "/v1/bounces", authKey, 0, (*handlers).listBounces},
+		{http.MethodGet, "/v1/bounces/{bounce_id}", authKey, 0, (*handlers).getBounce},
+		{http.MethodGet, "/v1/bounces/{bounce_id}/raw", authKey, 0, (*handlers).getBounceRaw},
+		{http.MethodGet, "/v1/unmatched-bounces", authKey, 0, (*handlers).listUnmatchedBounces},
 
-		// {http.MethodGet, "/v1/suppressions", authKey, 0, (*handlers).listSuppressions},
-		// {http.MethodPost, "/v1/suppressions", authKey, 0, (*handlers).createSuppression},
-		// {http.MethodGet, "/v1/suppressions/check", authKey, 0, (*handlers).checkSuppression},
-		// {http.MethodDelete, "/v1/suppressions/{suppression_id}", authKey, 0, (*handlers).deleteSuppression},
+		{http.MethodGet, "/v1/suppressions", authKey, 0, (*handlers).listSuppressions},
+		{http.MethodPost, "/v1/suppressions", authKey, 0, (*handlers).createSuppression},
+		{http.MethodGet, "/v1/suppressions/check", authKey, 0, (*handlers).checkSuppression},
+		{http.MethodDelete, "/v1/suppressions/{suppression_id}", authKey, 0, (*handlers).deleteSuppression},
 
-		// {http.MethodGet, "/v1/policy", authKey, 0, (*handlers).getPolicy},
-		// {http.MethodPut, "/v1/policy", authKey, 0, (*handlers).putPolicy},
+		{http.MethodGet, "/v1/policy", authKey, 0, (*handlers).getPolicy},
+		{http.MethodPut, "/v1/policy", authKey, 0, (*handlers).putPolicy},
+
+		{http.MethodGet, "/v1/codes", authKey, 0, (*handlers).listCodes},
+		{http.MethodGet, "/v1/codes/{code}", authKey, 0, (*handlers).getCode},
+		{http.MethodPost, "/v1/decode", authKey, decodeBodyLimit, (*handlers).decode},
 	}
 	rs = append(rs, extraRoutes...)
 	return rs
