@@ -1,0 +1,298 @@
+package tasks
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/netip"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/hibiken/asynq"
+	"gorm.io/gorm"
+
+	"github.com/rebound-hq/rebound/internal/dbtest"
+	"github.com/rebound-hq/rebound/internal/mailbox"
+	"github.com/rebound-hq/rebound/internal/mailbox/mailboxtest"
+	"github.com/rebound-hq/rebound/internal/secret"
+	"github.com/rebound-hq/rebound/internal/store"
+	"github.com/rebound-hq/rebound/internal/tracking"
+)
+
+type fixture struct {
+	db     *gorm.DB
+	ws     int64
+	svc    *mailbox.Service
+	syncer *Syncer
+}
+
+func newFixture(tb testing.TB) *fixture {
+	tb.Helper()
+	db := dbtest.New(tb)
+	var ws int64
+	if err := db.Raw(`INSERT INTO workspaces (name) VALUES ('test') RETURNING id`).Scan(&ws).Error; err != nil {
+		tb.Fatal(err)
+	}
+	kr, err := secret.NewKeyring(map[string][]byte{"k1": make([]byte, secret.KeySize)}, "k1")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	svc := &mailbox.Service{DB: db, Keyring: kr, Policy: &mailbox.Policy{AllowPrivateHosts: true, IOTimeout: 30 * time.Second}}
+	return &fixture{db: db, ws: ws, svc: svc, syncer: &Syncer{DB: db, Mailbox: svc, Tracking: tracking.New(db, tracking.Options{})}}
+}
+
+func (f *fixture) createMailbox(tb testing.TB, u mailboxtest.DovecotUser, password string) int64 {
+	tb.Helper()
+	ap := netip.MustParseAddrPort(u.Addr)
+	v, err := f.svc.Create(context.Background(), f.ws, mailbox.Input{
+		Name:        u.User,
+		Settings:    mailbox.Settings{Host: ap.Addr().String(), Port: int(ap.Port()), TLS: mailbox.TLSNone, Username: u.User},
+		Credentials: mailbox.Credentials{Password: password},
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return v.ID
+}
+
+func (f *fixture) count(tb testing.TB, q string, args ...any) int64 {
+	tb.Helper()
+	var n int64
+	if err := f.db.Raw(q, args...).Scan(&n).Error; err != nil {
+		tb.Fatal(err)
+	}
+	return n
+}
+
+// TestSyncMailboxEndToEnd syncs 1,000 Dovecot messages (500 DSNs) into
+// PostgreSQL through tracking: exact event count, mailbox state, flags
+// unchanged, and a second sync that adds nothing.
+func TestSyncMailboxEndToEnd(t *testing.T) {
+	u := mailboxtest.Dovecot(t)
+	f := newFixture(t)
+	admin := u.Client(t)
+	mailboxtest.Append(t, admin, "INBOX", mailboxtest.Mix(1000, time.Now()))
+	before := fmt.Sprint(mailboxtest.Flags(t, admin, "INBOX"))
+	id := f.createMailbox(t, u, u.Password)
+	ctx := context.Background()
+
+	st, err := f.syncer.SyncMailbox(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Seen != 1000 || st.Bounces != 500 {
+		var rows []struct {
+			DecodeStatus string
+			N            int
+		}
+		f.db.Raw(`SELECT decode_status, count(*) AS n FROM raw_messages GROUP BY 1`).Scan(&rows)
+		t.Fatalf("stats %+v; want 1000 seen, 500 bounces; raw messages %+v, %d events", st, rows,
+			f.count(t, `SELECT count(*) FROM bounce_events`))
+	}
+	if n := f.count(t, `SELECT count(*) FROM bounce_events WHERE workspace_id = ?`, f.ws); n != 500 {
+		t.Fatalf("%d bounce events, want 500", n)
+	}
+	v, err := f.svc.Get(ctx, f.ws, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Status != store.MailboxActive || v.MessagesSeen != 1000 || v.BouncesRecorded != 500 || v.LastSyncAt == nil || v.LastError != "" || v.NextSyncAt == nil {
+		t.Fatalf("mailbox state after sync: %+v", v)
+	}
+	if d := v.NextSyncAt.Sub(*v.LastSyncAt); d < 4*time.Minute || d > 6*time.Minute {
+		t.Fatalf("next sync in %v, want about 5 minutes", d)
+	}
+	if after := fmt.Sprint(mailboxtest.Flags(t, admin, "INBOX")); after != before {
+		t.Fatal("flags changed by sync")
+	}
+
+	st, err = f.syncer.SyncMailbox(ctx, id)
+	if err != nil || st.Seen != 0 || st.Bounces != 0 {
+		t.Fatalf("second sync: %+v, %v", st, err)
+	}
+	if n := f.count(t, `SELECT count(*) FROM bounce_events WHERE workspace_id = ?`, f.ws); n != 500 {
+		t.Fatalf("%d bounce events after second sync, want 500", n)
+	}
+	if n := f.count(t, `SELECT last_uid FROM mailbox_folders WHERE mailbox_id = ? AND name = 'INBOX'`, id); n != 1000 {
+		t.Fatalf("checkpoint last_uid = %d, want 1000", n)
+	}
+}
+
+func TestSyncMailboxAuthError(t *testing.T) {
+	u := mailboxtest.Dovecot(t)
+	f := newFixture(t)
+	ctx := context.Background()
+	id := f.createMailbox(t, u, "wrong password")
+
+	_, err := f.syncer.SyncMailbox(ctx, id)
+	if !errors.Is(err, asynq.SkipRetry) || !errors.Is(err, mailbox.ErrAuth) {
+		t.Fatalf("sync with a wrong password = %v; want ErrAuth and SkipRetry", err)
+	}
+	v, _ := f.svc.Get(ctx, f.ws, id)
+	if v.Status != store.MailboxAuthError || v.LastError == "" || v.ConsecutiveFailures != 1 {
+		t.Fatalf("state after auth failure: %+v", v)
+	}
+	// Stopped: neither the scheduler nor a queued task syncs it.
+	if ids, err := store.ClaimDueMailboxes(ctx, f.db, time.Now().Add(24*time.Hour), time.Minute, 10); err != nil || len(ids) != 0 {
+		t.Fatalf("claimed %v, %v; an auth_error mailbox must not be due", ids, err)
+	}
+	if st, err := f.syncer.SyncMailbox(ctx, id); err != nil || st.Seen != 0 {
+		t.Fatalf("sync of auth_error mailbox: %+v, %v", st, err)
+	}
+	// New credentials make it active again.
+	creds := mailbox.Credentials{Password: u.Password}
+	if v, err = f.svc.Update(ctx, f.ws, id, mailbox.Patch{Credentials: &creds}); err != nil || v.Status != store.MailboxActive {
+		t.Fatalf("update credentials: %+v, %v", v, err)
+	}
+	if _, err := f.syncer.SyncMailbox(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestSyncMailboxNetworkErrorBacksOff(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	// A loopback port nobody listens on.
+	v, err := f.svc.Create(ctx, f.ws, mailbox.Input{Settings: mailbox.Settings{Host: "127.0.0.1", Port: 1, TLS: mailbox.TLSNone, Username: "u"}, Credentials: mailbox.Credentials{Password: "p"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gaps []time.Duration
+	for range 3 {
+		_, err := f.syncer.SyncMailbox(ctx, v.ID)
+		if err == nil || errors.Is(err, asynq.SkipRetry) {
+			t.Fatalf("network failure = %v; want a retryable error", err)
+		}
+		got, _ := f.svc.Get(ctx, f.ws, v.ID)
+		if got.Status != store.MailboxError {
+			t.Fatalf("status %q after network failure", got.Status)
+		}
+		gaps = append(gaps, got.NextSyncAt.Sub(*got.LastSyncAt))
+	}
+	if !(gaps[0] < gaps[1] && gaps[1] < gaps[2]) || gaps[0] < 9*time.Minute {
+		t.Fatalf("backoff gaps %v; want growing from about 10 minutes", gaps)
+	}
+	// Still scheduled (status error is retried by the scheduler).
+	if ids, _ := store.ClaimDueMailboxes(ctx, f.db, time.Now().Add(24*time.Hour), time.Minute, 10); len(ids) != 1 {
+		t.Fatalf("claimed %v; a failing mailbox stays scheduled", ids)
+	}
+}
+
+func TestSyncMailboxLockedAndGone(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	v, err := f.svc.Create(ctx, f.ws, mailbox.Input{Settings: mailbox.Settings{Host: "127.0.0.1", Port: 1, TLS: mailbox.TLSNone, Username: "u"}, Credentials: mailbox.Credentials{Password: "p"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	unlock, err := store.LockMailboxSync(ctx, f.db, v.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.LockMailboxSync(ctx, f.db, v.ID); !errors.Is(err, store.ErrLocked) {
+		t.Fatalf("second lock = %v, want ErrLocked", err)
+	}
+	if _, err := f.syncer.SyncMailbox(ctx, v.ID); err != nil {
+		t.Fatalf("sync while locked = %v, want a silent skip", err)
+	}
+	if got, _ := f.svc.Get(ctx, f.ws, v.ID); got.LastSyncAt != nil {
+		t.Fatal("sync ran while another held the lock")
+	}
+	unlock()
+	if err := f.svc.Delete(ctx, f.ws, v.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.syncer.SyncMailbox(ctx, v.ID); err != nil {
+		t.Fatalf("sync of deleted mailbox = %v", err)
+	}
+}
+
+func TestHandleBadPayload(t *testing.T) {
+	s := &Syncer{}
+	for _, p := range []string{"", "{", `{"mailbox_id":0}`, `{"mailbox_id":"x"}`} {
+		err := s.HandleMailboxSync(context.Background(), asynq.NewTask(TypeMailboxSync, []byte(p)))
+		if !errors.Is(err, asynq.SkipRetry) {
+			t.Errorf("payload %q: %v, want SkipRetry", p, err)
+		}
+	}
+}
+
+func redisOpt(t testing.TB) asynq.RedisConnOpt {
+	t.Helper()
+	url := os.Getenv("REBOUND_TEST_REDIS_URL")
+	if url == "" {
+		if os.Getenv("CI") != "" {
+			t.Fatal("REBOUND_TEST_REDIS_URL is not set (make test sets it)")
+		}
+		t.Skip("REBOUND_TEST_REDIS_URL not set; run through make test")
+	}
+	opt, err := asynq.ParseRedisURI(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return opt
+}
+
+func TestEnqueueAndSchedule(t *testing.T) {
+	opt := redisOpt(t)
+	client := asynq.NewClient(opt)
+	defer client.Close()
+	insp := asynq.NewInspector(opt)
+	defer insp.Close()
+	f := newFixture(t)
+	ctx := context.Background()
+	var ids []int64
+	for i := range 2 {
+		v, err := f.svc.Create(ctx, f.ws, mailbox.Input{Settings: mailbox.Settings{Host: "127.0.0.1", Port: 1000 + i, TLS: mailbox.TLSNone, Username: "u"}, Credentials: mailbox.Credentials{Password: "p"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, v.ID)
+	}
+	cleanup := func() {
+		// Other packages' tests share this Redis database; remove only
+		// this test's tasks.
+		for _, id := range ids {
+			tasks, _ := insp.ListPendingTasks(Queue)
+			for _, ti := range tasks {
+				if string(ti.Payload) == fmt.Sprintf(`{"mailbox_id":%d}`, id) {
+					insp.DeleteTask(Queue, ti.ID)
+				}
+			}
+		}
+	}
+	cleanup()
+	t.Cleanup(cleanup)
+
+	sched := &Scheduler{DB: f.db, Queue: client}
+	n, err := sched.EnqueueDue(ctx)
+	if err != nil || n != 2 {
+		t.Fatalf("EnqueueDue = %d, %v; want 2", n, err)
+	}
+	if n, err := sched.EnqueueDue(ctx); err != nil || n != 0 {
+		t.Fatalf("second EnqueueDue = %d, %v; want 0 (claimed)", n, err)
+	}
+	// The API's trigger while queued: not an error, not queued twice.
+	queued, err := EnqueueSync(ctx, client, ids[0])
+	if err != nil || queued {
+		t.Fatalf("EnqueueSync while queued = %v, %v; want false, nil", queued, err)
+	}
+	// Once due again (clock moved past the hold) the unique task still
+	// blocks a duplicate.
+	sched.Now = func() time.Time { return time.Now().Add(time.Hour) }
+	if n, err := sched.EnqueueDue(ctx); err != nil || n != 0 {
+		t.Fatalf("EnqueueDue with tasks still queued = %d, %v; want 0", n, err)
+	}
+}
+
+func TestRetryDelayGrows(t *testing.T) {
+	prev := time.Duration(0)
+	for n := range 4 {
+		d := RetryDelay(n, nil, nil)
+		if d <= prev || d > time.Hour+12*time.Minute {
+			t.Fatalf("RetryDelay(%d) = %v after %v", n, d, prev)
+		}
+		prev = d
+	}
+}
