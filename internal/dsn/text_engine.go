@@ -587,22 +587,31 @@ func squeezeSpaces(s string) string {
 	return b.String()
 }
 
-// dedupe drops repeated recipients, merging nothing: the first wins.
+// dedupe merges repeated recipients into the first occurrence: a format
+// that lists an address twice (Exchange's user and administrator blocks,
+// Mail.ru's Russian and English halves) gives one result whose diagnostic
+// holds both texts. Results without an address are kept as they are.
 func dedupe(rs []Result) []Result {
 	if len(rs) < 2 {
 		return rs
 	}
 	out := rs[:0]
 	for _, r := range rs {
-		dup := false
-		for _, o := range out {
-			if o.Recipient == r.Recipient {
-				dup = true
-				break
+		j := -1
+		if r.Recipient != "" {
+			for i := range out {
+				if strings.EqualFold(out[i].Recipient, r.Recipient) {
+					j = i
+					break
+				}
 			}
 		}
-		if !dup {
+		if j < 0 {
 			out = append(out, r)
+			continue
+		}
+		if r.Diagnostic != "" && !strings.Contains(out[j].Diagnostic, r.Diagnostic) {
+			out[j].Diagnostic = joinDiag(out[j].Diagnostic, []string{r.Diagnostic})
 		}
 	}
 	return out
