@@ -180,6 +180,7 @@ func (s *Service) RecordBatch(ctx context.Context, msgs []Incoming, cp *Checkpoi
 		if err != nil {
 			return nil, fmt.Errorf("tracking: message %d: %w", i, err)
 		}
+		p.pos = i
 		preps[i] = p
 	}
 	var outcomes []Outcome

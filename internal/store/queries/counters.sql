@@ -8,7 +8,7 @@
 -- name: upsert-campaign-counters
 INSERT INTO report_campaign_counters AS c (workspace_id, campaign_id, sent, events, bounced, hard, soft,
                                            complaints, auto_replies, delayed, delivered, leads_bounced)
-SELECT $1, d.campaign_id, d.sent, d.events, d.bounced, d.hard, d.soft, d.complaints, d.auto_replies,
+SELECT $1::bigint, d.campaign_id, d.sent, d.events, d.bounced, d.hard, d.soft, d.complaints, d.auto_replies,
        d.delayed, d.delivered, d.leads_bounced
 FROM jsonb_to_recordset($2::jsonb) AS d(campaign_id bigint, sent bigint, events bigint, bounced bigint,
                                         hard bigint, soft bigint, complaints bigint,
@@ -25,7 +25,7 @@ SET sent = c.sent + EXCLUDED.sent, events = c.events + EXCLUDED.events,
 INSERT INTO report_dimension_counters AS c (workspace_id, campaign_id, dimension, value, sent, events,
                                             bounced, hard, soft, complaints, auto_replies, delayed,
                                             delivered)
-SELECT $1, d.campaign_id, d.dimension, d.value, d.sent, d.events, d.bounced, d.hard, d.soft,
+SELECT $1::bigint, d.campaign_id, d.dimension, d.value, d.sent, d.events, d.bounced, d.hard, d.soft,
        d.complaints, d.auto_replies, d.delayed, d.delivered
 FROM jsonb_to_recordset($2::jsonb) AS d(campaign_id bigint, dimension text, value text, sent bigint,
                                         events bigint, bounced bigint, hard bigint, soft bigint,
@@ -39,7 +39,7 @@ SET sent = c.sent + EXCLUDED.sent, events = c.events + EXCLUDED.events,
 
 -- name: upsert-label-counters
 INSERT INTO report_label_counters AS c (workspace_id, campaign_id, label, class, code, events)
-SELECT $1, d.campaign_id, d.label, d.class, d.code, d.events
+SELECT $1::bigint, d.campaign_id, d.label, d.class, d.code, d.events
 FROM jsonb_to_recordset($2::jsonb) AS d(campaign_id bigint, label text, class text, code text, events bigint)
 ON CONFLICT (workspace_id, campaign_id, label, class, code) DO UPDATE
 SET events = c.events + EXCLUDED.events;
@@ -47,7 +47,7 @@ SET events = c.events + EXCLUDED.events;
 -- name: upsert-period-counters
 INSERT INTO report_period_counters AS c (workspace_id, campaign_id, period_start, sent, events, bounced,
                                          hard, soft, complaints, auto_replies, delayed, delivered)
-SELECT $1, d.campaign_id, d.period_start, d.sent, d.events, d.bounced, d.hard, d.soft, d.complaints,
+SELECT $1::bigint, d.campaign_id, d.period_start, d.sent, d.events, d.bounced, d.hard, d.soft, d.complaints,
        d.auto_replies, d.delayed, d.delivered
 FROM jsonb_to_recordset($2::jsonb) AS d(campaign_id bigint, period_start timestamptz, sent bigint,
                                         events bigint, bounced bigint, hard bigint, soft bigint,

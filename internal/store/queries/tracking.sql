@@ -13,7 +13,7 @@ SELECT pg_advisory_xact_lock(1380078674, ($1::bigint % 2147483647)::int);
 -- holds is skipped and not returned.
 INSERT INTO raw_messages (workspace_id, dedupe_hash, content, size, mailbox_id, folder,
                           uidvalidity, uid, received_at, decode_status, decode_error, result_count)
-SELECT $1, decode(r.hash, 'hex'), decode(r.content, 'base64'), r.size, NULLIF(r.mailbox_id, 0), r.folder,
+SELECT $1::bigint, decode(r.hash, 'hex'), decode(r.content, 'base64'), r.size, NULLIF(r.mailbox_id, 0), r.folder,
        r.uidvalidity, r.uid, r.received_at, r.decode_status, r.decode_error, r.result_count
 FROM jsonb_to_recordset($2::jsonb) AS r(hash text, content text, size int, mailbox_id bigint, folder text,
                                         uidvalidity bigint, uid bigint, received_at timestamptz,
@@ -94,7 +94,7 @@ INSERT INTO bounce_events (workspace_id, raw_message_id, result_index, kind, cla
                            reporting_mta, provider, feedback_type, format, recipient,
                            original_message_id, matched_by, campaign_id, lead_id, sent_message_id,
                            sending_mailbox_id, occurred_at, updated_at)
-SELECT $1, e.raw_message_id, e.result_index, e.kind, NULLIF(e.class, ''), e.reason, e.label,
+SELECT $1::bigint, e.raw_message_id, e.result_index, e.kind, NULLIF(e.class, ''), e.reason, e.label,
        e.address_invalid, e.status, e.reply_code, e.code_entry_id, e.diagnostic, e.remote_mta,
        e.reporting_mta, e.provider, e.feedback_type, e.format, e.recipient,
        e.original_message_id, NULLIF(e.matched_by, ''), NULLIF(e.campaign_id, 0), NULLIF(e.lead_id, 0),
@@ -145,7 +145,7 @@ WHERE workspace_id = $1 AND source_event_id = ANY ($2::bigint[]) AND source IN (
 -- name: insert-lead-activities
 INSERT INTO lead_activities (workspace_id, lead_id, campaign_id, activity, bounce_event_id,
                              sent_message_id, summary, effect, occurred_at)
-SELECT $1, a.lead_id, a.campaign_id, a.activity, NULLIF(a.bounce_event_id, 0),
+SELECT $1::bigint, a.lead_id, a.campaign_id, a.activity, NULLIF(a.bounce_event_id, 0),
        NULLIF(a.sent_message_id, 0), a.summary, a.effect, a.occurred_at
 FROM jsonb_to_recordset($2::jsonb) AS a(lead_id bigint, campaign_id bigint, activity text,
                                         bounce_event_id bigint, sent_message_id bigint, summary text,
@@ -166,7 +166,7 @@ WHERE l.workspace_id = $1 AND l.id = u.id;
 -- name: insert-suppressions
 -- The first reason an address was suppressed for is kept.
 INSERT INTO suppressions (workspace_id, email, reason, source, source_event_id)
-SELECT $1, s.email, s.reason, s.source, NULLIF(s.source_event_id, 0)
+SELECT $1::bigint, s.email, s.reason, s.source, NULLIF(s.source_event_id, 0)
 FROM jsonb_to_recordset($2::jsonb) AS s(email text, reason text, source text, source_event_id bigint)
 ON CONFLICT (workspace_id, email) DO NOTHING;
 
@@ -182,9 +182,9 @@ WHERE c.workspace_id = $1 AND c.id = s.campaign_id
 -- grows; a new UIDVALIDITY replaces both. The workspace comes from the mailbox
 -- (no row when the mailbox does not exist).
 INSERT INTO mailbox_folders (workspace_id, mailbox_id, name, uidvalidity, last_uid, updated_at)
-SELECT m.workspace_id, m.id, $2, $3, $4, $5
+SELECT m.workspace_id, m.id, $2::text, $3::bigint, $4::bigint, $5::timestamptz
 FROM mailboxes m
-WHERE m.id = $1
+WHERE m.id = $1::bigint
 ON CONFLICT (mailbox_id, name) DO UPDATE
 SET last_uid = CASE WHEN mailbox_folders.uidvalidity = EXCLUDED.uidvalidity
                     THEN GREATEST(mailbox_folders.last_uid, EXCLUDED.last_uid)
@@ -200,7 +200,7 @@ WHERE workspace_id = $1 AND id = $2;
 -- name: insert-sent-messages
 INSERT INTO sent_messages (workspace_id, campaign_id, lead_id, mailbox_id, message_id, verp_token,
                            recipient, provider, sent_at)
-SELECT $1, s.campaign_id, s.lead_id, NULLIF(s.mailbox_id, 0), s.message_id, NULLIF(s.verp_token, ''),
+SELECT $1::bigint, s.campaign_id, s.lead_id, NULLIF(s.mailbox_id, 0), s.message_id, NULLIF(s.verp_token, ''),
        s.recipient, s.provider, s.sent_at
 FROM jsonb_to_recordset($2::jsonb) AS s(campaign_id bigint, lead_id bigint, mailbox_id bigint,
                                         message_id text, verp_token text, recipient text,

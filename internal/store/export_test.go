@@ -1,0 +1,4 @@
+package store
+
+// LoadQueriesForTest exposes loadQueries to the external tests.
+var LoadQueriesForTest = loadQueries

@@ -1,0 +1,202 @@
+package tracking
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rebound-hq/rebound/internal/store"
+)
+
+func ptr[T any](v T) *T { return &v }
+
+func TestPolicyApply(t *testing.T) {
+	t0 := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	active := LeadState{Status: store.LeadActive}
+	def := DefaultPolicy()
+	cases := []struct {
+		name   string
+		policy Policy
+		start  LeadState
+		sig    Signal
+		want   LeadState
+		eff    Effect
+		supp   bool
+	}{
+		{"hard invalid stops and suppresses", def, active,
+			Signal{Kind: "bounce", Class: "hard", AddressInvalid: true, At: t0},
+			LeadState{Status: store.LeadStopped, StopReason: StopHardBounce, StoppedAt: t0, BounceCount: 1},
+			Effect{Stopped: true, StopReason: StopHardBounce}, true},
+		{"hard block stops, keeps address", def, active,
+			Signal{Kind: "bounce", Class: "hard", At: t0},
+			LeadState{Status: store.LeadStopped, StopReason: StopHardBounce, StoppedAt: t0, BounceCount: 1},
+			Effect{Stopped: true, StopReason: StopHardBounce}, false},
+		{"first soft bounce: 30 min", def, active,
+			Signal{Kind: "bounce", Class: "soft", At: t0},
+			LeadState{Status: store.LeadActive, ConsecutiveSoftBounces: 1, RetryAfter: t0.Add(30 * time.Minute), BounceCount: 1},
+			Effect{Backoff: true}, false},
+		{"third soft bounce: 2 h", def, LeadState{Status: store.LeadActive, ConsecutiveSoftBounces: 2, BounceCount: 2},
+			Signal{Kind: "bounce", Class: "soft", At: t0},
+			LeadState{Status: store.LeadActive, ConsecutiveSoftBounces: 3, RetryAfter: t0.Add(2 * time.Hour), BounceCount: 3},
+			Effect{Backoff: true}, false},
+		{"fourth soft bounce stops", def, LeadState{Status: store.LeadActive, ConsecutiveSoftBounces: 3, RetryAfter: t0, BounceCount: 3},
+			Signal{Kind: "bounce", Class: "soft", At: t0},
+			LeadState{Status: store.LeadStopped, ConsecutiveSoftBounces: 4, StopReason: StopSoftBounceLimit, StoppedAt: t0, BounceCount: 4},
+			Effect{Stopped: true, StopReason: StopSoftBounceLimit}, false},
+		{"soft invalid is not suppressed", def, active,
+			Signal{Kind: "bounce", Class: "soft", AddressInvalid: true, At: t0},
+			LeadState{Status: store.LeadActive, ConsecutiveSoftBounces: 1, RetryAfter: t0.Add(30 * time.Minute), BounceCount: 1},
+			Effect{Backoff: true}, false},
+		{"complaint stops and suppresses", def, active,
+			Signal{Kind: "complaint", At: t0},
+			LeadState{Status: store.LeadStopped, StopReason: StopComplaint, StoppedAt: t0},
+			Effect{Stopped: true, StopReason: StopComplaint}, true},
+		{"delivered resets", def, LeadState{Status: store.LeadActive, ConsecutiveSoftBounces: 2, RetryAfter: t0, BounceCount: 2},
+			Signal{Kind: "delivered", At: t0},
+			LeadState{Status: store.LeadActive, BounceCount: 2},
+			Effect{Reset: true}, false},
+		{"delayed logs only", def, LeadState{Status: store.LeadActive, ConsecutiveSoftBounces: 1, RetryAfter: t0},
+			Signal{Kind: "delayed", At: t0},
+			LeadState{Status: store.LeadActive, ConsecutiveSoftBounces: 1, RetryAfter: t0},
+			Effect{}, false},
+		{"auto-reply logs only", def, active, Signal{Kind: "auto_reply", At: t0}, active, Effect{}, false},
+		{"stopped lead stays stopped", def,
+			LeadState{Status: store.LeadStopped, StopReason: "unsubscribed", StoppedAt: t0},
+			Signal{Kind: "bounce", Class: "soft", At: t0.Add(time.Hour)},
+			LeadState{Status: store.LeadStopped, StopReason: "unsubscribed", StoppedAt: t0, BounceCount: 1},
+			Effect{}, false},
+		{"stopped lead still suppressed on invalid", def,
+			LeadState{Status: store.LeadStopped, StopReason: StopHardBounce, StoppedAt: t0, BounceCount: 1},
+			Signal{Kind: "bounce", Class: "hard", AddressInvalid: true, At: t0.Add(time.Hour)},
+			LeadState{Status: store.LeadStopped, StopReason: StopHardBounce, StoppedAt: t0, BounceCount: 2},
+			Effect{}, true},
+		{"override: no stop on hard", def.WithSettings(store.PolicySettings{StopOnHard: ptr(false)}), active,
+			Signal{Kind: "bounce", Class: "hard", At: t0},
+			LeadState{Status: store.LeadActive, BounceCount: 1}, Effect{}, false},
+		{"override: soft limit 2 and 10 min base", def.WithSettings(store.PolicySettings{SoftBounceLimit: ptr(2), BackoffBaseSeconds: ptr(600)}),
+			LeadState{Status: store.LeadActive, ConsecutiveSoftBounces: 1, BounceCount: 1},
+			Signal{Kind: "bounce", Class: "soft", At: t0},
+			LeadState{Status: store.LeadStopped, ConsecutiveSoftBounces: 2, StopReason: StopSoftBounceLimit, StoppedAt: t0, BounceCount: 2},
+			Effect{Stopped: true, StopReason: StopSoftBounceLimit}, false},
+		{"override: complaints not suppressed", def.WithSettings(store.PolicySettings{SuppressOnComplaint: ptr(false)}), active,
+			Signal{Kind: "complaint", At: t0},
+			LeadState{Status: store.LeadStopped, StopReason: StopComplaint, StoppedAt: t0},
+			Effect{Stopped: true, StopReason: StopComplaint}, false},
+		{"override: suppress any hard", def.WithSettings(store.PolicySettings{SuppressOnAnyHard: ptr(true)}), active,
+			Signal{Kind: "bounce", Class: "hard", At: t0},
+			LeadState{Status: store.LeadStopped, StopReason: StopHardBounce, StoppedAt: t0, BounceCount: 1},
+			Effect{Stopped: true, StopReason: StopHardBounce}, true},
+		{"override: invalid not suppressed", def.WithSettings(store.PolicySettings{SuppressOnAddressInvalid: ptr(false)}), active,
+			Signal{Kind: "bounce", Class: "hard", AddressInvalid: true, At: t0},
+			LeadState{Status: store.LeadStopped, StopReason: StopHardBounce, StoppedAt: t0, BounceCount: 1},
+			Effect{Stopped: true, StopReason: StopHardBounce}, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, eff := c.policy.Apply(c.start, c.sig)
+			if got != c.want {
+				t.Errorf("state = %+v, want %+v", got, c.want)
+			}
+			if eff != c.eff {
+				t.Errorf("effect = %+v, want %+v", eff, c.eff)
+			}
+			if s := c.policy.Suppresses(c.sig); s != c.supp {
+				t.Errorf("Suppresses = %v, want %v", s, c.supp)
+			}
+		})
+	}
+}
+
+func TestPolicyBackoff(t *testing.T) {
+	p := DefaultPolicy()
+	want := []time.Duration{30 * time.Minute, time.Hour, 2 * time.Hour, 4 * time.Hour, 8 * time.Hour,
+		16 * time.Hour, 32 * time.Hour, 48 * time.Hour, 48 * time.Hour}
+	for i, w := range want {
+		if got := p.Backoff(i + 1); got != w {
+			t.Errorf("Backoff(%d) = %v, want %v", i+1, got, w)
+		}
+	}
+	if got := p.Backoff(200); got != 48*time.Hour {
+		t.Errorf("Backoff(200) = %v (overflow?)", got)
+	}
+	p = p.WithSettings(store.PolicySettings{BackoffBaseSeconds: ptr(3600), BackoffCapSeconds: ptr(3 * 3600)})
+	if got := p.Backoff(3); got != 3*time.Hour {
+		t.Errorf("custom Backoff(3) = %v, want 3h", got)
+	}
+}
+
+func TestPolicySentResets(t *testing.T) {
+	t0 := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	p := DefaultPolicy()
+	s := LeadState{Status: store.LeadActive, ConsecutiveSoftBounces: 3, RetryAfter: t0, BounceCount: 3}
+	got := p.Sent(s)
+	if got.ConsecutiveSoftBounces != 0 || !got.RetryAfter.IsZero() || got.BounceCount != 3 {
+		t.Fatalf("Sent = %+v", got)
+	}
+	stopped := LeadState{Status: store.LeadStopped, StopReason: StopSoftBounceLimit, ConsecutiveSoftBounces: 4}
+	if got := p.Sent(stopped); got != stopped {
+		t.Fatalf("Sent changed a stopped lead: %+v", got)
+	}
+	// After a reset the next soft bounce starts the backoff again.
+	s, _ = p.Apply(got, Signal{Kind: "bounce", Class: "soft", At: t0})
+	if s.ConsecutiveSoftBounces != 1 || !s.RetryAfter.Equal(t0.Add(30*time.Minute)) {
+		t.Fatalf("after reset: %+v", s)
+	}
+}
+
+func TestDedupeHash(t *testing.T) {
+	base := "From: a@example.org\nTo: b@example.org\nSubject: x\nMessage-ID: <1@x>\n\nbody line\n"
+	same := []string{
+		strings.ReplaceAll(base, "\n", "\r\n"),
+		"Received: from a by b; Mon, 30 Nov 2026 02:00:00 +0000\nDelivered-To: b@example.org\n" + base,
+		"X-Gm-Labels: Inbox\nReturn-Path: <>\n" + base + "\n\n",
+		"Received: from a\n\tby b (continued)\n" + base,
+	}
+	h0 := DedupeHash([]byte(base))
+	for i, s := range same {
+		if DedupeHash([]byte(s)) != h0 {
+			t.Errorf("variant %d hashes differently", i)
+		}
+	}
+	differ := []string{
+		base + "more\n",
+		"From: a@example.org\nTo: b@example.org\nSubject: y\nMessage-ID: <1@x>\n\nbody line\n",
+		"From: a@example.org\nTo: b@example.org\nSubject: x\nMessage-ID: <2@x>\n\nbody line\n",
+	}
+	for i, s := range differ {
+		if DedupeHash([]byte(s)) == h0 {
+			t.Errorf("different message %d hashes alike", i)
+		}
+	}
+}
+
+func TestVERPTokens(t *testing.T) {
+	raw := "Return-Path: <>\nTo: Sales <bounces+abc123@mail.example.org>, other@example.org\n" +
+		"Delivered-To: BOUNCES+Tok-2@mail.example.org\nX-Original-To: bounces+abc123@mail.example.org\n" +
+		"Subject: x bounces+nothere@example.org\n\nTo: bounces+body@example.org\n"
+	got := verpTokens([]byte(raw), "bounces")
+	want := []string{"abc123", "Tok-2"}
+	if len(got) != len(want) {
+		t.Fatalf("verpTokens = %q, want %q", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("verpTokens = %q, want %q", got, want)
+		}
+	}
+	if got := verpTokens([]byte("To: mybounces+x@example.org\n\n"), "bounces"); len(got) != 0 {
+		t.Fatalf("prefix inside a local part matched: %q", got)
+	}
+}
+
+func TestCompressRoundTrip(t *testing.T) {
+	raw := []byte(strings.Repeat("line of a bounce message\n", 50) + "Ünïcode\r\n")
+	gz, err := compress(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := Decompress(gz)
+	if err != nil || string(back) != string(raw) {
+		t.Fatalf("round trip: %q, %v", back, err)
+	}
+}
