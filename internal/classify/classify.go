@@ -40,6 +40,8 @@ func Classify(r dsn.Result) Verdict {
 		Diagnostic:     r.Diagnostic,
 		DiagnosticType: r.DiagnosticType,
 		Hint:           r.Hint,
+		Command:        r.Command,
+		Action:         r.Action,
 	})
 
 	digit := codeClass(r.Status)
@@ -72,10 +74,13 @@ type Evidence struct {
 	Diagnostic     string // the remote server's reply or the bounce's error text
 	DiagnosticType string // RFC 3464 diagnostic type ("smtp", "x-unix"), or ""
 	Hint           string // a reason the decoder's format states, or ""
-	// Command is the SMTP command the remote server answered ("HELO",
-	// "MAIL", "RCPT", "DATA"); when "", it is read from the diagnostic
-	// ("after RCPT TO:", "in reply to end of DATA command", ...).
+	// Command is the SMTP command the remote server answered ("CONN",
+	// "HELO", "EHLO", "MAIL", "RCPT", "DATA"); when "", it is read from the
+	// diagnostic ("after RCPT TO:", "in reply to end of DATA command", ...).
 	Command string
+	// Action is the RFC 3464 §2.3.3 action, lower case ("failed",
+	// "delayed"), or "".
+	Action string
 }
 
 // Reason decides the reason of a failed or delayed delivery from its status
@@ -112,7 +117,7 @@ var retryHints = map[string]bool{
 //  6. a generic enhanced status code (X.7.1, X.3.0 ...), then a reply code;
 //  7. the SMTP command refused: greeting or HELO is blocked, MAIL FROM is
 //     rejected;
-//  8. a delayed result is expired;
+//  8. a delayed result (kind or Action) is expired;
 //  9. onhold when there is diagnostic text, undefined when there is none.
 //
 // An address reason (userunknown, hostunknown, notaccept) read from the
@@ -145,8 +150,13 @@ func ReasonOf(e Evidence) string {
 		}
 		return ReasonMailerError
 	}
+	if tr == reasonUserUnknownDefinite || tr == ReasonUserUnknown && e.Hint == ReasonUserUnknown {
+		// The provider's own words, or the decoder's format, say the
+		// mailbox does not exist.
+		return ReasonUserUnknown
+	}
 	if tr != "" {
-		return refine(byCommand(tr, command), e.Status)
+		return refine(byCommand(tr, command, e.Status), e.Status)
 	}
 
 	sr, sok := statusRule(e.Status)
@@ -176,7 +186,7 @@ func ReasonOf(e Evidence) string {
 	case "MAIL":
 		return ReasonRejected
 	}
-	if e.Kind == dsn.KindDelayed {
+	if e.Kind == dsn.KindDelayed || e.Action == "delayed" || e.Action == "expired" {
 		return ReasonExpired
 	}
 	if len(text) > 0 {
@@ -186,8 +196,18 @@ func ReasonOf(e Evidence) string {
 }
 
 // byCommand re-reads an address reason found in the text by the SMTP
-// command that was refused (see ReasonOf).
-func byCommand(reason, command string) string {
+// command that was refused and by the status code (see ReasonOf).
+//
+// An address refused at MAIL FROM is the sender's (rejected), at the
+// greeting or HELO our host is refused (blocked). A "user unknown" wording is
+// taken at its word only where the server said so about the recipient: with a
+// status code that names a mailbox problem (X.1.x) or in answer to RCPT TO.
+// Said in answer to DATA, or without code and command to place it, it is
+// the canned wording of a recipient-side filter (filtered): servers check
+// mailboxes at RCPT TO, and filters often reply "User unknown" after reading
+// the message. This keeps address_invalid for answers that really concern
+// the mailbox.
+func byCommand(reason, command, status string) string {
 	switch reason {
 	case ReasonUserUnknown, ReasonHostUnknown, ReasonNotAccept:
 	default:
@@ -198,12 +218,14 @@ func byCommand(reason, command string) string {
 		return ReasonBlocked
 	case "MAIL":
 		return ReasonRejected
-	case "DATA":
-		if reason == ReasonUserUnknown {
-			return ReasonFiltered
-		}
 	}
-	return reason
+	if reason != ReasonUserUnknown || command == "RCPT" {
+		return reason
+	}
+	if len(status) >= 5 && status[1] == '.' && status[2] == '1' && status[3] == '.' {
+		return reason
+	}
+	return ReasonFiltered
 }
 
 // refine lets the enhanced status code sharpen a reason read from the
@@ -250,6 +272,9 @@ var commandMarkers = []struct {
 	{"RCPT", "did not like our rcpt to"},
 	{"RCPT", "does not like recipient"},
 	{"RCPT", "for rcpt command"},
+	{"RCPT", "[rcpt_to]"}, // Yahoo
+	{"RCPT", "smtp:rcpt"}, // X3
+	{"RCPT", "<@>:"},      // a reply naming the recipient, as servers answer RCPT TO ("550 <addr>: User unknown")
 	{"MAIL", "after mail from"},
 	{"MAIL", "in reply to mail from command"},
 	{"MAIL", ">>> mail from"},

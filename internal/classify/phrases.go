@@ -25,6 +25,16 @@ type phraseRule struct {
 //   - the message's fate (expired), then policy, content, security and
 //     syntax refusals, then faults on the way (system full, local mailer,
 //     network, system).
+//
+// reasonUserUnknownDefinite marks userunknown phrases that are a
+// provider's own statement that the mailbox does not exist (Gmail "The email
+// account that you tried to reach does not exist", Exchange "The recipient
+// name is not recognized", Yahoo "dd This user doesn't have a yahoo.com
+// account", ...). Unlike the generic "user unknown" wording, they keep
+// their reason whatever SMTP command they answered (see byCommand). It ranks
+// with userunknown and is reported as userunknown.
+const reasonUserUnknownDefinite = "userunknown!"
+
 var reasonRank = func() map[string]int {
 	order := []string{
 		ReasonMailboxFull, ReasonMesgTooBig, ReasonExceedLimit, ReasonSuspend,
@@ -40,10 +50,11 @@ var reasonRank = func() map[string]int {
 		ReasonSystemError, ReasonOnHold,
 		ReasonVacation, ReasonFeedback, ReasonDelivered, ReasonUndefined,
 	}
-	m := make(map[string]int, len(order))
+	m := make(map[string]int, len(order)+1)
 	for i, r := range order {
 		m[r] = i
 	}
+	m[reasonUserUnknownDefinite] = m[ReasonUserUnknown]
 	return m
 }()
 
@@ -497,6 +508,20 @@ var strongPhraseTable = []phraseRule{
 	{ReasonBlocked, "黑名单"},
 	{ReasonBlocked, "黑名單"},
 
+	// ---- userunknown stated by the provider itself (see reasonUserUnknownDefinite)
+	{reasonUserUnknownDefinite, "email account that you tried to reach does not exist"}, // Gmail 5.1.1
+	{reasonUserUnknownDefinite, "address couldn't be found"},                            // Gmail "Address not found"
+	{reasonUserUnknownDefinite, "address could not be found"},
+	{reasonUserUnknownDefinite, "** address not found **"},
+	{reasonUserUnknownDefinite, "recipient name is not recognized"}, // Exchange 2003
+	{reasonUserUnknownDefinite, "recipientnotfound"},                // Exchange RESOLVER.ADR.RecipientNotFound
+	{reasonUserUnknownDefinite, "recipnotfound"},                    // Exchange RESOLVER.ADR.RecipNotFound
+	{reasonUserUnknownDefinite, "not listed in domino directory"},   // Lotus Domino
+	{reasonUserUnknownDefinite, "not listed in public name & address book"},
+	{reasonUserUnknownDefinite, "delivery error: dd this user doesn't have a"}, // Yahoo
+	{reasonUserUnknownDefinite, "no valid recipients for this mm"},             // Verizon
+	{reasonUserUnknownDefinite, "adresse destinataire invalide"},               // La Poste LPN007_416
+
 	// ---- userunknown: no such mailbox at that domain
 	{ReasonUserUnknown, "user unknown"},
 	{ReasonUserUnknown, "unknown user"},
@@ -515,8 +540,6 @@ var strongPhraseTable = []phraseRule{
 	{ReasonUserUnknown, "recipient unknown"},
 	{ReasonUserUnknown, "unknown recipient"},
 	{ReasonUserUnknown, "recipient not found"},
-	{ReasonUserUnknown, "recipientnotfound"}, // Exchange RESOLVER.ADR.RecipientNotFound
-	{ReasonUserUnknown, "recipnotfound"},     // Exchange RESOLVER.ADR.RecipNotFound
 	{ReasonUserUnknown, "recipient does not exist"},
 	{ReasonUserUnknown, "recipient not exist"},
 	{ReasonUserUnknown, "no such recipient"},
@@ -543,9 +566,7 @@ var strongPhraseTable = []phraseRule{
 	{ReasonUserUnknown, "doesn't have a * account"}, // Yahoo "This user doesn't have a yahoo.com account"
 	{ReasonUserUnknown, "address does not exist"},
 	{ReasonUserUnknown, "address unknown"},
-	{ReasonUserUnknown, "address not found"},          // Gmail "Address not found"
-	{ReasonUserUnknown, "address couldn't be found"},  // Gmail
-	{ReasonUserUnknown, "address could not be found"}, // Gmail
+	{ReasonUserUnknown, "address not found"}, // Gmail "Address not found"
 	{ReasonUserUnknown, "email address could not be found"},
 	{ReasonUserUnknown, "address invalid"},
 	{ReasonUserUnknown, "invalid address"},
@@ -555,8 +576,6 @@ var strongPhraseTable = []phraseRule{
 	{ReasonUserUnknown, "does not exist"},
 	{ReasonUserUnknown, "no such person"},
 	{ReasonUserUnknown, "no such address"},
-	{ReasonUserUnknown, "not listed in domino directory"}, // Lotus Domino
-	{ReasonUserUnknown, "not listed in public name & address book"},
 	{ReasonUserUnknown, "address not present in directory"},
 	{ReasonUserUnknown, "not a registered"},
 	{ReasonUserUnknown, "no valid recipients"},
