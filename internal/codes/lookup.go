@@ -186,9 +186,9 @@ func Lookup(code, provider string) (Match, bool) {
 
 func (ix *index) finish(q *query, m Match) (Match, bool) {
 	e, sc := ix.best(q)
-	if e == nil && q.enh != "" {
+	if q.enh != "" && (e == nil || e.replyOnlyGeneric()) {
 		if a := ix.approximate(q.enh); a != nil {
-			e, m.Approximate = a, true
+			e, m.Approximate, sc = a, true, 0
 		}
 	}
 	if e == nil {
@@ -238,10 +238,18 @@ func ForResult(status, replyCode, diagnostic, provider string) (*Entry, bool) {
 		q.inferred = InferProvider(text)
 	}
 	e, _ := ix.best(&q)
-	if e == nil && q.enh != "" {
-		e = ix.approximate(q.enh)
+	if q.enh != "" && (e == nil || e.replyOnlyGeneric()) {
+		if a := ix.approximate(q.enh); a != nil {
+			e = a
+		}
 	}
 	return e, e != nil
+}
+
+// replyOnlyGeneric reports whether e is the generic entry of a bare reply
+// code; an enhanced code's subject says more than it.
+func (e *Entry) replyOnlyGeneric() bool {
+	return e.Provider == ProviderGeneric && e.EnhancedCode == "" && len(e.Match) == 0
 }
 
 // Get returns the entry with the given ID.
