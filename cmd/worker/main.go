@@ -1,5 +1,6 @@
 // Command worker runs Rebound's background tasks: an asynq server and
-// scheduler on REDIS_URL, with JSON logs on stdout and a graceful shutdown on
+// scheduler on REDIS_URL (mailbox syncs, the every-minute scheduling of due
+// mailboxes, housekeeping), with JSON logs on stdout and a graceful shutdown on
 // SIGTERM or SIGINT (tasks in flight get SHUTDOWN_TIMEOUT to finish). It
 // refuses to start on an outdated schema: run `rebound migrate up` first.
 // Settings: see internal/config.
@@ -13,10 +14,14 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/hibiken/asynq"
+
 	"github.com/rebound-hq/rebound/internal/config"
 	"github.com/rebound-hq/rebound/internal/logging"
+	"github.com/rebound-hq/rebound/internal/mailbox"
 	"github.com/rebound-hq/rebound/internal/store"
 	"github.com/rebound-hq/rebound/internal/tasks"
+	"github.com/rebound-hq/rebound/internal/tracking"
 )
 
 func main() {
@@ -72,5 +77,26 @@ func run(ctx context.Context) error {
 		return err
 	}
 	defer insp.Close()
+
+	client := asynq.NewClient(w.RedisConnOpt())
+	defer client.Close()
+	mailboxes := &mailbox.Service{
+		DB:              db,
+		Keyring:         cfg.Keyring,
+		Policy:          &mailbox.Policy{AllowPrivateHosts: cfg.AllowPrivateHosts, IOTimeout: cfg.IMAPTimeout, DialTimeout: cfg.IMAPTimeout},
+		DefaultInterval: cfg.SyncInterval,
+	}
+	syncer := &tasks.Syncer{
+		DB:      db,
+		Mailbox: mailboxes,
+		Tracking: tracking.New(db, tracking.Options{
+			CampaignHeader: cfg.MatchHeaderCampaign,
+			LeadHeader:     cfg.MatchHeaderLead,
+		}),
+		Logger: log,
+	}
+	if err := tasks.RegisterMailboxSync(w, syncer, &tasks.Scheduler{DB: db, Queue: client, Logger: log}); err != nil {
+		return err
+	}
 	return w.Run(ctx)
 }

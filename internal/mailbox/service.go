@@ -24,6 +24,10 @@ type Service struct {
 	Keyring *secret.Keyring
 	Policy  *Policy
 	Now     func() time.Time // nil means time.Now
+	// DefaultInterval is the sync interval of a mailbox created without
+	// one (the deployment's SYNC_INTERVAL); 0, or less than
+	// MinSyncInterval, means DefaultSyncInterval.
+	DefaultInterval time.Duration
 }
 
 // Input is a mailbox as the API receives it on create.
@@ -92,6 +96,9 @@ func secretAD(workspaceID int64) []byte {
 // the mailbox, due for its first sync at once. It does not connect; call
 // TestConnection first to check the credentials.
 func (s *Service) Create(ctx context.Context, workspaceID int64, in Input) (*View, error) {
+	if in.Settings.SyncIntervalSeconds == 0 && s.DefaultInterval >= MinSyncInterval {
+		in.Settings.SyncIntervalSeconds = int(s.DefaultInterval / time.Second)
+	}
 	if err := s.policy().CheckSettings(ctx, &in.Settings, in.Credentials); err != nil {
 		return nil, err
 	}

@@ -31,9 +31,6 @@ import (
 // TypeMailboxSync is the asynq task type of a mailbox sync.
 const TypeMailboxSync = "mailbox:sync"
 
-// Queue is the asynq queue mailbox syncs run on.
-const Queue = "mailbox"
-
 // uniqueTTL is how long a queued sync of a mailbox blocks another enqueue.
 const uniqueTTL = 30 * time.Minute
 
@@ -48,7 +45,7 @@ type MailboxSyncPayload struct {
 }
 
 // NewMailboxSyncTask returns the sync task of a mailbox, unique per mailbox
-// for 30 minutes (asynq.Unique), on queue "mailbox", with MaxRetry retries.
+// for 30 minutes (asynq.Unique), on the default queue, with MaxRetry retries.
 func NewMailboxSyncTask(mailboxID int64) (*asynq.Task, error) {
 	if mailboxID <= 0 {
 		return nil, fmt.Errorf("tasks: invalid mailbox id %d", mailboxID)
@@ -57,7 +54,7 @@ func NewMailboxSyncTask(mailboxID int64) (*asynq.Task, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tasks: %w", err)
 	}
-	return asynq.NewTask(TypeMailboxSync, b, asynq.Unique(uniqueTTL), asynq.Queue(Queue),
+	return asynq.NewTask(TypeMailboxSync, b, asynq.Unique(uniqueTTL), asynq.Queue(QueueDefault),
 		asynq.MaxRetry(MaxRetry), asynq.Timeout(30*time.Minute)), nil
 }
 
@@ -101,6 +98,23 @@ func jitter(d time.Duration, frac float64) time.Duration {
 func failureBackoff(interval time.Duration, n int) time.Duration {
 	d := interval << min(n, 8)
 	return min(d, 6*time.Hour)
+}
+
+// RegisterMailboxSync registers the mailbox sync handler and the
+// scheduling task (every minute, unique across replicas) on w.
+func RegisterMailboxSync(w *Worker, s *Syncer, sched *Scheduler) error {
+	w.Handle(TypeMailboxSync, asynq.HandlerFunc(s.HandleMailboxSync))
+	w.Handle(TypeMailboxSchedule, sched)
+	return w.Schedule(MailboxSchedule, NewMailboxScheduleTask(), asynq.Unique(50*time.Second))
+}
+
+// retryDelay picks RetryDelay for mailbox syncs and asynq's default
+// otherwise; the Worker's asynq.Config.RetryDelayFunc.
+func retryDelay(n int, err error, t *asynq.Task) time.Duration {
+	if t != nil && t.Type() == TypeMailboxSync {
+		return RetryDelay(n, err, t)
+	}
+	return asynq.DefaultRetryDelayFunc(n, err, t)
 }
 
 // Syncer runs mailbox syncs; its HandleMailboxSync is the asynq handler.

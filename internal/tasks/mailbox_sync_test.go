@@ -254,10 +254,10 @@ func TestEnqueueAndSchedule(t *testing.T) {
 		// Other packages' tests share this Redis database; remove only
 		// this test's tasks.
 		for _, id := range ids {
-			tasks, _ := insp.ListPendingTasks(Queue)
+			tasks, _ := insp.ListPendingTasks(QueueDefault)
 			for _, ti := range tasks {
 				if string(ti.Payload) == fmt.Sprintf(`{"mailbox_id":%d}`, id) {
-					insp.DeleteTask(Queue, ti.ID)
+					insp.DeleteTask(QueueDefault, ti.ID)
 				}
 			}
 		}

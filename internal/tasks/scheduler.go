@@ -5,12 +5,14 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/hibiken/asynq"
 	"gorm.io/gorm"
 
 	"github.com/rebound-hq/rebound/internal/store"
 )
 
-// Scheduler enqueues a sync of every due mailbox once per Tick. Each
+// Scheduler enqueues a sync of every due mailbox; the worker's asynq
+// scheduler runs it every minute (TypeMailboxSchedule). Each
 // mailbox's next_sync_at is set by the sync's outcome (its interval,
 // jittered, or a growing backoff after failures); claiming a mailbox moves
 // it Hold ahead so a queued sync is not enqueued again. Several schedulers
@@ -18,32 +20,32 @@ import (
 type Scheduler struct {
 	DB     *gorm.DB
 	Queue  Enqueuer
-	Tick   time.Duration    // 0 means one minute
 	Hold   time.Duration    // 0 means 30 minutes (the task's Unique TTL)
 	Batch  int              // mailboxes claimed per round; 0 means 500
 	Now    func() time.Time // nil means time.Now
 	Logger *slog.Logger     // nil discards
 }
 
-// Run enqueues due mailboxes at once and then every Tick until ctx ends;
-// it returns ctx's error. Failures are logged and retried at the next tick.
-func (s *Scheduler) Run(ctx context.Context) error {
-	tick := s.Tick
-	if tick <= 0 {
-		tick = time.Minute
+// TypeMailboxSchedule is the periodic task whose handler enqueues the
+// syncs of due mailboxes.
+const TypeMailboxSchedule = "mailbox:schedule"
+
+// MailboxSchedule is how often the worker's scheduler runs the scheduling
+// task.
+const MailboxSchedule = "@every 1m"
+
+// NewMailboxScheduleTask returns the scheduling task (no payload).
+func NewMailboxScheduleTask() *asynq.Task {
+	return asynq.NewTask(TypeMailboxSchedule, nil, asynq.Queue(QueueDefault), asynq.MaxRetry(0))
+}
+
+// ProcessTask is the handler of TypeMailboxSchedule.
+func (s *Scheduler) ProcessTask(ctx context.Context, _ *asynq.Task) error {
+	n, err := s.EnqueueDue(ctx)
+	if n > 0 {
+		s.log().Info("tasks: mailbox syncs enqueued", "count", n)
 	}
-	t := time.NewTicker(tick)
-	defer t.Stop()
-	for {
-		if _, err := s.EnqueueDue(ctx); err != nil && ctx.Err() == nil {
-			s.log().Error("tasks: schedule mailbox syncs", "err", err)
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-t.C:
-		}
-	}
+	return err
 }
 
 func (s *Scheduler) log() *slog.Logger {

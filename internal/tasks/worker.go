@@ -90,6 +90,7 @@ func NewWorker(opts Options) (*Worker, error) {
 		Concurrency:     opts.Concurrency,
 		Queues:          opts.Queues,
 		ShutdownTimeout: opts.ShutdownTimeout,
+		RetryDelayFunc:  retryDelay,
 		Logger:          slogAdapter{log},
 		LogLevel:        asynq.InfoLevel,
 		BaseContext:     func() context.Context { return logging.WithContext(context.Background(), log) },

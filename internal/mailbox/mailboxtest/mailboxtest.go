@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -206,6 +207,7 @@ func Flags(t testing.TB, c *imapclient.Client, folder string) map[uint32]string 
 		for _, f := range m.Flags {
 			fl = append(fl, string(f))
 		}
+		slices.Sort(fl) // some servers return flags in no fixed order
 		out[uint32(m.UID)] = strings.Join(fl, " ")
 	}
 	if err := c.Unselect().Wait(); err != nil {
