@@ -46,6 +46,7 @@ type index struct {
 	byID       map[string]*Entry
 	byEnhanced map[string][]*Entry // exact enhanced code -> entries carrying it
 	byReply    map[string][]*Entry // reply code -> entries carrying it
+	replyOnly  map[string][]*Entry // reply code -> entries carrying it and no enhanced code
 	ranged     []*Entry            // entries whose enhanced code is a range
 	textOnly   []*Entry            // entries with neither code (matched by text alone)
 	withText   []*Entry            // entries with Match fragments
@@ -92,6 +93,7 @@ func load() (*index, error) {
 		byID:       map[string]*Entry{},
 		byEnhanced: map[string][]*Entry{},
 		byReply:    map[string][]*Entry{},
+		replyOnly:  map[string][]*Entry{},
 		generic:    map[string]*Entry{},
 	}
 	names, err := dataFS.ReadDir("data")
@@ -176,6 +178,9 @@ func (ix *index) add(e *Entry) error {
 	}
 	if e.ReplyCode != "" {
 		ix.byReply[e.ReplyCode] = append(ix.byReply[e.ReplyCode], e)
+		if e.EnhancedCode == "" {
+			ix.replyOnly[e.ReplyCode] = append(ix.replyOnly[e.ReplyCode], e)
+		}
 	}
 	if e.ReplyCode == "" && e.EnhancedCode == "" {
 		ix.textOnly = append(ix.textOnly, e)

@@ -112,7 +112,11 @@ func (ix *index) best(q *query) (*Entry, int) {
 		consider(ix.byEnhanced[q.enh])
 		consider(ix.ranged)
 	}
-	if q.reply != "" {
+	switch {
+	case q.reply != "" && q.enh != "":
+		// entries with an enhanced code were considered above
+		consider(ix.replyOnly[q.reply])
+	case q.reply != "":
 		consider(ix.byReply[q.reply])
 	}
 	consider(ix.textOnly)

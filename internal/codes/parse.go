@@ -195,26 +195,64 @@ func needsClean(s string) bool {
 }
 
 // containsFold reports whether s contains sub, comparing ASCII letters
-// without case. sub must be lower case. It does not allocate.
+// without case. sub must be lower case. It does not allocate; candidate
+// positions are found with strings.IndexByte for the lower- and upper-case
+// forms of sub's first byte.
 func containsFold(s, sub string) bool {
 	n := len(sub)
 	if n == 0 {
 		return true
 	}
-	first := sub[0]
-	for i := 0; i+n <= len(s); i++ {
-		if lower(s[i]) != first {
-			continue
+	if n > len(s) {
+		return false
+	}
+	lo, up := sub[0], sub[0]
+	if lo >= 'a' && lo <= 'z' {
+		up = lo - 32
+	}
+	last := len(s) - n // last possible start
+	nextLo, nextUp := -1, -1
+	if up == lo {
+		nextUp = len(s)
+	}
+	for i := 0; i <= last; {
+		if nextLo < i {
+			if k := strings.IndexByte(s[i:last+1], lo); k >= 0 {
+				nextLo = i + k
+			} else {
+				nextLo = len(s)
+			}
 		}
-		j := 1
-		for j < n && lower(s[i+j]) == sub[j] {
-			j++
+		if nextUp < i {
+			if k := strings.IndexByte(s[i:last+1], up); k >= 0 {
+				nextUp = i + k
+			} else {
+				nextUp = len(s)
+			}
 		}
-		if j == n {
+		p := nextLo
+		if nextUp < p {
+			p = nextUp
+		}
+		if p > last {
+			return false
+		}
+		if equalFoldTail(s[p+1:p+n], sub[1:]) {
 			return true
 		}
+		i = p + 1
 	}
 	return false
+}
+
+// equalFoldTail compares s with the lower-case t, ASCII letters without case.
+func equalFoldTail(s, t string) bool {
+	for j := 0; j < len(t); j++ {
+		if lower(s[j]) != t[j] {
+			return false
+		}
+	}
+	return true
 }
 
 func lower(b byte) byte {
