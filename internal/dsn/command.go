@@ -37,17 +37,64 @@ var commandPhrases = []struct {
 	{"in reply to bdat command", "DATA"},
 }
 
-// commandIn returns the command a lower-case text names, or "".
+// commandAnchors are the words every command phrase starts with; commandIn
+// looks only where one occurs.
+var commandAnchors = []string{"in reply to", "after", "does not like", "most progress", "connected but"}
+
+// commandIn returns the command a lower-case text names, or "". Runs of
+// white space (folded lines) in the text match a single space of a phrase.
 func commandIn(l string) string {
 	if l == "" {
 		return ""
 	}
-	for _, p := range commandPhrases {
-		if p.command != "" && strings.Contains(l, p.phrase) {
-			return p.command
+	best, bestAt := "", -1
+	for _, a := range commandAnchors {
+		off := 0
+		for {
+			i := strings.Index(l[off:], a)
+			if i < 0 {
+				break
+			}
+			i += off
+			off = i + len(a)
+			if bestAt >= 0 && i >= bestAt {
+				break
+			}
+			for _, p := range commandPhrases {
+				if p.command != "" && strings.HasPrefix(p.phrase, a) && matchFolded(l[i:], p.phrase) {
+					best, bestAt = p.command, i
+					break
+				}
+			}
+			if bestAt == i {
+				break
+			}
 		}
 	}
-	return ""
+	return best
+}
+
+// matchFolded reports whether s starts with phrase, where a space of the
+// phrase matches any run of white space in s.
+func matchFolded(s, phrase string) bool {
+	j := 0
+	for i := 0; i < len(phrase); i++ {
+		c := phrase[i]
+		if c == ' ' {
+			if j >= len(s) || (s[j] != ' ' && s[j] != '\n' && s[j] != '\t') {
+				return false
+			}
+			for j < len(s) && (s[j] == ' ' || s[j] == '\n' || s[j] == '\t') {
+				j++
+			}
+			continue
+		}
+		if j >= len(s) || s[j] != c {
+			return false
+		}
+		j++
+	}
+	return true
 }
 
 // transcriptCommand reads a session transcript (">>> CMD" lines followed by
@@ -124,13 +171,13 @@ func commandOf(m *message, r *Result, single bool) string {
 	if rcpt != "" {
 		if i := strings.Index(t, rcpt); i >= 0 {
 			end := min(len(t), i+600)
-			if c := commandIn(collapseSpace(t[i:end])); c != "" {
+			if c := commandIn(t[i:end]); c != "" {
 				return c
 			}
 		}
 	}
 	if single {
-		return commandIn(collapseSpace(t))
+		return commandIn(t)
 	}
 	return ""
 }

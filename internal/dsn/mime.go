@@ -131,10 +131,45 @@ func parseHeader(b []byte) (header, []byte) {
 			// Not a header line: the header ends here without a blank line.
 			return h, b[pos:]
 		}
-		h = append(h, field{name: lowerASCII(string(line[:colon])), value: string(bytes.TrimSpace(line[colon+1:]))})
+		h = append(h, field{name: fieldName(line[:colon]), value: string(bytes.TrimSpace(line[colon+1:]))})
 		pos = next
 	}
 	return h, nil
+}
+
+// commonFields are header names interned by fieldName, so that the usual
+// fields cost no allocation.
+var commonFields = func() map[string]string {
+	m := map[string]string{}
+	for _, n := range []string{"received", "from", "to", "cc", "subject", "date", "message-id", "content-type",
+		"content-transfer-encoding", "content-disposition", "content-description", "mime-version", "return-path",
+		"x-failed-recipients", "auto-submitted", "precedence", "reply-to", "dkim-signature", "authentication-results",
+		"x-mailer", "delivered-to", "in-reply-to", "references", "x-original-to", "arc-seal", "arc-message-signature",
+		"arc-authentication-results", "received-spf", "x-received", "x-google-smtp-source", "list-unsubscribe",
+		"content-id", "x-ms-exchange-organization-scl", "thread-topic", "thread-index", "x-virus-scanned",
+		"x-spam-status", "sender", "errors-to", "x-priority", "user-agent", "x-originating-ip"} {
+		m[n] = n
+	}
+	return m
+}()
+
+// fieldName returns the lower-case form of a header field name, interned
+// for the common ones.
+func fieldName(b []byte) string {
+	var buf [32]byte
+	if len(b) <= len(buf) {
+		for i, c := range b {
+			if c >= 'A' && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			buf[i] = c
+		}
+		if n, ok := commonFields[string(buf[:len(b)])]; ok {
+			return n
+		}
+		return string(buf[:len(b)])
+	}
+	return lowerASCII(string(b))
 }
 
 // lowerASCII lower-cases ASCII letters, returning s itself when it has none
@@ -261,10 +296,15 @@ func (w *walker) parseChildren(p *part) error {
 		if p.encoding == "base64" || p.encoding == "quoted-printable" {
 			body = transferDecode(body, p.encoding)
 		}
-		c, err := w.parseEntity(body, p.depth+1, "text/plain")
-		if err != nil {
-			return err
+		// The enclosed original: only its header is ever read, so its body
+		// is kept raw and not walked (a large attachment costs nothing).
+		if p.depth+1 > MaxDepth {
+			return &DecodeError{Part: "mime", Reason: "nesting deeper than " + itoa(MaxDepth) + " levels"}
 		}
+		w.parts++
+		h, rest := parseHeader(body)
+		c := &part{hdr: h, body: rest, depth: p.depth + 1}
+		c.ctype, c.params = parseContentType(h.get("content-type"))
 		p.children = append(p.children, c)
 	}
 	return nil
