@@ -16,12 +16,17 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/hibiken/asynq"
+	"github.com/labstack/echo/v4"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/rebound-hq/rebound/internal/api"
 	"github.com/rebound-hq/rebound/internal/config"
 	"github.com/rebound-hq/rebound/internal/logging"
+	"github.com/rebound-hq/rebound/internal/mailbox"
+	"github.com/rebound-hq/rebound/internal/metrics"
 	"github.com/rebound-hq/rebound/internal/store"
+	"github.com/rebound-hq/rebound/internal/tracking"
 )
 
 func main() {
@@ -70,7 +75,36 @@ func run(ctx context.Context) error {
 	rdb := redis.NewClient(redisOpts)
 	defer rdb.Close()
 
-	e := api.New(log, []api.ReadyCheck{api.PostgresCheck(db), api.RedisCheck(rdb)}, nil)
+	redisConn, err := asynq.ParseRedisURI(cfg.RedisURL)
+	if err != nil {
+		return fmt.Errorf("REDIS_URL: %w", err)
+	}
+	queue := asynq.NewClient(redisConn)
+	defer queue.Close()
+	inspector := asynq.NewInspector(redisConn)
+	defer inspector.Close()
+	if err := metrics.WatchQueues(inspector); err != nil {
+		return err
+	}
+
+	deps := api.Deps{
+		DB:            db,
+		Log:           log,
+		OperatorToken: cfg.OperatorToken,
+		Mailboxes: &mailbox.Service{
+			DB:              db,
+			Keyring:         cfg.Keyring,
+			Policy:          &mailbox.Policy{AllowPrivateHosts: cfg.AllowPrivateHosts, IOTimeout: cfg.IMAPTimeout, DialTimeout: cfg.IMAPTimeout},
+			DefaultInterval: cfg.SyncInterval,
+		},
+		Queue: queue,
+		Tracking: tracking.New(db, tracking.Options{
+			CampaignHeader: cfg.MatchHeaderCampaign,
+			LeadHeader:     cfg.MatchHeaderLead,
+		}),
+	}
+	e := api.New(log, []api.ReadyCheck{api.PostgresCheck(db), api.RedisCheck(rdb)},
+		func(e *echo.Echo) { api.Register(e, deps) })
 	srv := &http.Server{
 		Handler:           e,
 		ReadHeaderTimeout: 10 * time.Second,

@@ -1,10 +1,7 @@
 package api
 
 import (
-	"bytes"
-	"compress/gzip"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 	"time"
@@ -13,6 +10,7 @@ import (
 
 	"github.com/rebound-hq/rebound/internal/codes"
 	"github.com/rebound-hq/rebound/internal/store"
+	"github.com/rebound-hq/rebound/internal/tracking"
 )
 
 var (
@@ -125,11 +123,7 @@ type rawMessageResponse struct {
 
 // rawContent returns the stored message's bytes (stored gzip-compressed).
 func rawContent(raw store.RawMessage) ([]byte, error) {
-	zr, err := gzip.NewReader(bytes.NewReader(raw.Content))
-	if err != nil {
-		return nil, fmt.Errorf("api: raw message %d: %w", raw.ID, err)
-	}
-	b, err := io.ReadAll(zr)
+	b, err := tracking.Decompress(raw.Content)
 	if err != nil {
 		return nil, fmt.Errorf("api: raw message %d: %w", raw.ID, err)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/rebound-hq/rebound/internal/metrics"
 	"github.com/rebound-hq/rebound/internal/store"
 	"github.com/rebound-hq/rebound/internal/tasks"
+	"github.com/rebound-hq/rebound/internal/tracking"
 
 	rebound "github.com/rebound-hq/rebound"
 )
@@ -39,6 +40,9 @@ type Deps struct {
 	// Queue enqueues mailbox syncs (an *asynq.Client); nil answers the sync
 	// route 503.
 	Queue tasks.Enqueuer
+	// Tracking registers sent messages (counters, timeline, policy); nil
+	// answers the sent-message registration routes 503.
+	Tracking *tracking.Service
 	// Now returns the current time; nil means time.Now.
 	Now func() time.Time
 }

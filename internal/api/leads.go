@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/mail"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -488,4 +489,9 @@ func (h *handlers) listLeadActivities(c echo.Context) error {
 		t := r.OccurredAt
 		return cursor{At: &t, ID: r.ID}
 	}, toActivityResponse))
+}
+
+// sortRowErrors orders a report's errors by row.
+func sortRowErrors(errs []rowError) {
+	sort.SliceStable(errs, func(i, j int) bool { return errs[i].Row < errs[j].Row })
 }

@@ -62,6 +62,11 @@ func routes() []route {
 		{http.MethodDelete, "/v1/leads/{lead_id}", authKey, 0, (*handlers).deleteLead},
 		{http.MethodGet, "/v1/leads/{lead_id}/activities", authKey, 0, (*handlers).listLeadActivities},
 
+		{http.MethodGet, "/v1/sent-messages", authKey, 0, (*handlers).listSentMessages},
+		{http.MethodPost, "/v1/sent-messages", authKey, 0, (*handlers).createSentMessage},
+		{http.MethodPost, "/v1/sent-messages/bulk", authKey, bulkBodyLimit, (*handlers).createSentMessages},
+		{http.MethodGet, "/v1/sent-messages/{sent_message_id}", authKey, 0, (*handlers).getSentMessage},
+
 		{http.MethodGet, "/v1/bounces", authKey, 0, (*handlers).listBounces},
 		{http.MethodGet, "/v1/bounces/{bounce_id}", authKey, 0, (*handlers).getBounce},
 		{http.MethodGet, "/v1/bounces/{bounce_id}/raw", authKey, 0, (*handlers).getBounceRaw},

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/hibiken/asynq"
@@ -105,8 +106,9 @@ type QueueInspector interface {
 }
 
 // QueueCollector reports the size of every asynq queue, by state, each time
-// Prometheus scrapes. Register it with RegisterQueues.
+// Prometheus scrapes. Register it with WatchQueues.
 type QueueCollector struct {
+	mu        sync.Mutex
 	inspector QueueInspector
 	size      *prometheus.Desc
 	up        *prometheus.Desc
@@ -124,6 +126,12 @@ func NewQueueCollector(inspector QueueInspector) *QueueCollector {
 	}
 }
 
+func (c *QueueCollector) set(inspector QueueInspector) {
+	c.mu.Lock()
+	c.inspector = inspector
+	c.mu.Unlock()
+}
+
 // Describe implements prometheus.Collector.
 func (c *QueueCollector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- c.size
@@ -133,14 +141,20 @@ func (c *QueueCollector) Describe(ch chan<- *prometheus.Desc) {
 // Collect implements prometheus.Collector. A Redis failure reports
 // rebound_queue_inspector_up 0 instead of failing the whole scrape.
 func (c *QueueCollector) Collect(ch chan<- prometheus.Metric) {
-	queues, err := c.inspector.Queues()
+	c.mu.Lock()
+	inspector := c.inspector
+	c.mu.Unlock()
+	if inspector == nil {
+		return
+	}
+	queues, err := inspector.Queues()
 	if err != nil {
 		ch <- prometheus.MustNewConstMetric(c.up, prometheus.GaugeValue, 0)
 		return
 	}
 	up := 1.0
 	for _, q := range queues {
-		info, err := c.inspector.GetQueueInfo(q)
+		info, err := inspector.GetQueueInfo(q)
 		if err != nil {
 			up = 0
 			continue
@@ -159,11 +173,26 @@ func (c *QueueCollector) Collect(ch chan<- prometheus.Metric) {
 	ch <- prometheus.MustNewConstMetric(c.up, prometheus.GaugeValue, up)
 }
 
-// RegisterQueues registers a QueueCollector for inspector with Registry. It
-// fails when one is already registered.
-func RegisterQueues(inspector QueueInspector) error {
-	if err := Registry.Register(NewQueueCollector(inspector)); err != nil {
-		return fmt.Errorf("metrics: register queue collector: %w", err)
+var (
+	queuesMu        sync.Mutex
+	queuesCollector *QueueCollector
+)
+
+// WatchQueues makes Registry report the queues inspector sees. The first
+// call registers a QueueCollector; later calls (a process that restarts its
+// server, tests) point it at the new inspector. A nil inspector stops
+// reporting queue sizes.
+func WatchQueues(inspector QueueInspector) error {
+	queuesMu.Lock()
+	defer queuesMu.Unlock()
+	if queuesCollector == nil {
+		c := NewQueueCollector(inspector)
+		if err := Registry.Register(c); err != nil {
+			return fmt.Errorf("metrics: register queue collector: %w", err)
+		}
+		queuesCollector = c
+		return nil
 	}
+	queuesCollector.set(inspector)
 	return nil
 }
