@@ -114,7 +114,6 @@ func (e *env) record(in tracking.Incoming) tracking.Outcome {
 	return out
 }
 
-
 // checkCounters fails the test when the stored counters of ws differ from
 // an aggregation written from scratch over events and sent messages.
 func (e *env) checkCounters(ws int64) *store.CounterSnapshot {
