@@ -28,7 +28,7 @@ var mailfoundryFormat = &textFormat{
 
 var mfilterFormat = &textFormat{
 	name:      "mfilter",
-	headerHas: []headerMark{{"X-Mailer", "m-filter"}},
+	headerHas: []headerMark{{name: "X-Mailer", has: "m-filter"}},
 	bodyHas:   []string{"-------server message"},
 	start:     []string{"以下のメールアドレスへの送信に失敗しました", "-------server message"},
 	stop:      []string{"-------original message", "-------original mail info"},
@@ -68,7 +68,7 @@ var x6Format = &textFormat{
 
 var zohoFormat = &textFormat{
 	name:      "zoho",
-	headerHas: []headerMark{{"X-Mailer", "zoho mail"}},
+	headerHas: []headerMark{{name: "X-Mailer", has: "zoho mail"}},
 	fromHas:   []string{"@mail.zoho.", "@zoho.com"},
 	bodyHas:   []string{"ERROR_CODE :", "Invalid Address"},
 	needBody:  true,

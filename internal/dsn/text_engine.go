@@ -29,6 +29,7 @@ type textHeader interface {
 type headerMark struct {
 	name string
 	has  string
+	idx  int // position in textHeaderNames, set by registerText
 }
 
 // phraseHint maps a fixed sentence of a format (lower case) to the reason
@@ -134,11 +135,41 @@ var textFormats []*textFormat
 // of file initialisation order: lower first. Families not listed run last.
 var textFormatOrder = map[string]int{}
 
+// textHeaderNames lists, once each, the header fields any format's
+// headerHas reads; decodeText fetches and lower-cases them once per message.
+var textHeaderNames []string
+
+// textScanLimit bounds the bytes of body searched for detection markers and
+// of a diagnostic searched for hint phrases: markers sit at the top of a
+// notice, and a diagnostic longer than this is quoted text, not an error.
+const textScanLimit = 2048
+
+// textDiagLimit caps a text format's Diagnostic (bytes, cut at a UTF-8
+// boundary).
+const textDiagLimit = 2048
+
 // registerText adds formats to the registry, keeping it sorted by priority.
+// It normalises stop markers the way cutAtBoundary reads lines.
 func registerText(prio int, fs ...*textFormat) {
 	for _, f := range fs {
 		textFormatOrder[f.name] = prio
 		textFormats = append(textFormats, f)
+		for i := range f.stop {
+			f.stop[i] = strings.TrimLeft(f.stop[i], " \t>-=")
+		}
+		for i := range f.headerHas {
+			m := &f.headerHas[i]
+			m.idx = -1
+			for j, n := range textHeaderNames {
+				if strings.EqualFold(n, m.name) {
+					m.idx = j
+				}
+			}
+			if m.idx < 0 {
+				m.idx = len(textHeaderNames)
+				textHeaderNames = append(textHeaderNames, m.name)
+			}
+		}
 	}
 	// insertion sort: the registry is small and built once.
 	for i := 1; i < len(textFormats); i++ {
@@ -156,14 +187,17 @@ func registerText(prio int, fs ...*textFormat) {
 func decodeText(h textHeader, body string) []Result {
 	from := strings.ToLower(h.Get("From"))
 	subj := strings.ToLower(h.Get("Subject"))
-	head := body
-	if len(head) > 4096 {
-		head = head[:4096]
+	var hv [16]string
+	for i, n := range textHeaderNames {
+		if i < len(hv) {
+			hv[i] = strings.ToLower(h.Get(n))
+		}
 	}
+	head := capText(body, textScanLimit)
 	var tried [128]bool
 	// Pass 1: formats whose header markers match.
 	for i, f := range textFormats {
-		if !f.headerMatch(h, from, subj) {
+		if !f.headerMatch(hv[:], from, subj) {
 			continue
 		}
 		if i < len(tried) {
@@ -192,7 +226,7 @@ func decodeText(h textHeader, body string) []Result {
 }
 
 // headerMatch reports whether one of f's header markers matches.
-func (f *textFormat) headerMatch(h textHeader, from, subj string) bool {
+func (f *textFormat) headerMatch(hv []string, from, subj string) bool {
 	for _, s := range f.fromHas {
 		if strings.Contains(from, s) {
 			return true
@@ -204,11 +238,14 @@ func (f *textFormat) headerMatch(h textHeader, from, subj string) bool {
 		}
 	}
 	for _, m := range f.headerHas {
-		v := h.Get(m.name)
+		if m.idx >= len(hv) {
+			continue
+		}
+		v := hv[m.idx]
 		if v == "" {
 			continue
 		}
-		if m.has == "" || strings.Contains(strings.ToLower(v), m.has) {
+		if m.has == "" || strings.Contains(v, m.has) {
 			return true
 		}
 	}
@@ -234,7 +271,7 @@ func (f *textFormat) run(h textHeader, body string) []Result {
 		return nil
 	}
 	rs = mergeEmbeddedDS(body, rs)
-	delayed := containsAny(section, f.delayed)
+	delayed := containsAny(capText(section, textScanLimit), f.delayed)
 	permanent := !f.softExpiry || strings.Contains(body, "permanent error")
 	for i := range rs {
 		f.finish(&rs[i], delayed)
@@ -427,7 +464,8 @@ func (r *rcptRule) match(line, t string) (addr, rest string, ok bool) {
 // finish completes a Result from its diagnostic: codes, hint, kind, format.
 func (f *textFormat) finish(r *Result, delayed bool) {
 	r.Format = f.name
-	r.Diagnostic = squeezeSpaces(r.Diagnostic)
+	r.Diagnostic = capText(squeezeSpaces(r.Diagnostic), textDiagLimit)
+	low := strings.ToLower(capText(r.Diagnostic, textScanLimit))
 	st, rc := diagCodes(r.Diagnostic)
 	if r.Status == "" {
 		r.Status = st
@@ -436,7 +474,7 @@ func (f *textFormat) finish(r *Result, delayed bool) {
 		r.ReplyCode = rc
 	}
 	if r.Hint == "" {
-		r.Hint = hintFor(r.Diagnostic, f.hints)
+		r.Hint = hintIn(low, f.hints)
 	}
 	if r.Hint == "" {
 		r.Hint = f.hint
@@ -445,7 +483,7 @@ func (f *textFormat) finish(r *Result, delayed bool) {
 		r.RemoteMTA = remoteHostIn(r.Diagnostic)
 	}
 	if r.Command == "" {
-		r.Command = textCommandIn(r.Diagnostic)
+		r.Command = textCommandIn(low)
 	}
 	if r.DiagnosticType == "" {
 		r.DiagnosticType = "smtp"
@@ -491,19 +529,27 @@ func fallbackRecipients(h textHeader, section string) []Result {
 	return dedupe(rs)
 }
 
-// hintFor returns the reason of the first hint phrase found in diag
-// (case-insensitive), or "".
-func hintFor(diag string, hints []phraseHint) string {
-	if len(hints) == 0 || diag == "" {
-		return ""
-	}
-	low := strings.ToLower(diag)
+// hintIn returns the reason of the first hint phrase found in low (a
+// lower-cased diagnostic), or "".
+func hintIn(low string, hints []phraseHint) string {
 	for _, h := range hints {
 		if strings.Contains(low, h.phrase) {
 			return h.reason
 		}
 	}
 	return ""
+}
+
+// capText returns s cut to at most n bytes, backing off to a UTF-8
+// boundary.
+func capText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n]
 }
 
 // forLines calls fn for each line of s (without the line end, CR removed)
@@ -641,14 +687,13 @@ var textCommandPhrases = []struct{ phrase, command string }{
 	{"your message (mail from)", "MAIL"},
 }
 
-// textCommandIn returns the SMTP command a diagnostic names in one of the
-// free-text formats' own phrasings, or "" (command.go then tries the
-// common ones).
-func textCommandIn(diag string) string {
-	if diag == "" {
+// textCommandIn returns the SMTP command a lower-cased diagnostic names in
+// one of the free-text formats' own phrasings, or "" (command.go then tries
+// the common ones).
+func textCommandIn(l string) string {
+	if l == "" {
 		return ""
 	}
-	l := strings.ToLower(diag)
 	for _, p := range textCommandPhrases {
 		if strings.Contains(l, p.phrase) {
 			return p.command

@@ -11,7 +11,7 @@ package dsn
 var exchange2003Format = &textFormat{
 	name:       "exchange2003",
 	subjectHas: []string{"undeliverable:", "unzustellbar:", "non remis :", "non recapitabile:", "onbestelbaar:", "no se puede entregar:", "não é possível entregar:"},
-	headerHas:  []headerMark{{"X-Mailer", "internet mail service ("}, {"X-Mailer", "microsoft exchange server internet mail connector"}, {"X-MS-Embedded-Report", ""}},
+	headerHas:  []headerMark{{name: "X-Mailer", has: "internet mail service ("}, {name: "X-Mailer", has: "microsoft exchange server internet mail connector"}, {name: "X-MS-Embedded-Report"}},
 	bodyHas:    []string{"did not reach the following recipient", "could not be reached:", "did not reach some or all of the intended recipients"},
 	needBody:   true,
 	start:      []string{"did not reach the following recipient", "could not be reached:"},

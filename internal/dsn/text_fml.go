@@ -7,7 +7,7 @@ package dsn
 
 var fmlFormat = &textFormat{
 	name:      "fml",
-	headerHas: []headerMark{{"X-MLServer", "fml"}},
+	headerHas: []headerMark{{name: "X-MLServer", has: "fml"}},
 	rcpt: rcptRule{
 		contains: []string{"not a member of this mailing list", "Duplicated Message-ID", "is not a member", "mailing list is closed", "rejected by the mailing list"},
 		keepLine: true,

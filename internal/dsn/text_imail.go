@@ -9,7 +9,7 @@ package dsn
 
 var imailFormat = &textFormat{
 	name:       "imail",
-	headerHas:  []headerMark{{"X-Mailer", "<smtp32 v"}},
+	headerHas:  []headerMark{{name: "X-Mailer", has: "<smtp32 v"}},
 	subjectHas: []string{"undeliverable mail"},
 	bodyHas:    []string{"Original message follows.", "Body of message generated response:"},
 	needBody:   true,
