@@ -109,15 +109,17 @@ var retryHints = map[string]bool{
 //     first (reasonRank): the text says more than any code, so a 5.1.1 that
 //     says "rate limited" is speeding and a 5.7.1 "blocked using Spamhaus" is
 //     blocked. A local-delivery diagnostic (type x-unix) is mailererror
-//     unless it speaks of quota or size;
+//     unless it speaks of quota or size. A fault on the way read from the
+//     text (expired and the reasons ranked after it, but contenterror) gives
+//     way to a Hint stating a reason, as the format knows its own sentence;
 //  3. a specific enhanced status code (5.1.1, 5.2.2, 5.7.25 ...; statusRules),
 //     then a specific reply code (551, 521, 556; replyRules);
 //  4. the remaining Hint;
-//  5. weak phrases (generic words such as "blocked" or "policy");
-//  6. a generic enhanced status code (X.7.1, X.3.0 ...), then a reply code;
-//  7. the SMTP command refused: greeting or HELO is blocked, MAIL FROM is
+//  5. the SMTP command refused: greeting or HELO is blocked, MAIL FROM is
 //     rejected;
-//  8. a delayed result (kind or Action) is expired;
+//  6. weak phrases (generic words such as "blocked" or "policy");
+//  7. a delayed result (kind or Action) is expired;
+//  8. a generic enhanced status code (X.7.1, X.3.0 ...), then a reply code;
 //  9. onhold when there is diagnostic text, undefined when there is none.
 //
 // An address reason (userunknown, hostunknown, notaccept) read from the
@@ -150,10 +152,15 @@ func ReasonOf(e Evidence) string {
 		}
 		return ReasonMailerError
 	}
-	if tr == reasonUserUnknownDefinite || tr == ReasonUserUnknown && e.Hint == ReasonUserUnknown {
-		// The provider's own words, or the decoder's format, say the
-		// mailbox does not exist.
+	if tr == reasonUserUnknownDefinite {
+		// The provider's own words say the mailbox does not exist.
 		return ReasonUserUnknown
+	}
+	if tr != "" && e.Hint != "" && e.Hint != ReasonUndefined && e.Hint != ReasonOnHold &&
+		isReason(e.Hint) && reasonRank[tr] >= reasonRank[ReasonExpired] && tr != ReasonContentError {
+		// A fault on the way read from the text says less than the
+		// reason the format itself states.
+		return e.Hint
 	}
 	if tr != "" {
 		return refine(byCommand(tr, command, e.Status), e.Status)
@@ -170,24 +177,25 @@ func ReasonOf(e Evidence) string {
 	if e.Hint != "" && isReason(e.Hint) {
 		return e.Hint
 	}
-	found = weakPhrases.find(text, found[:0])
-	if i := weakPhrases.best(found); i >= 0 {
-		return weakPhrases.rules[i].reason
-	}
-	if sok {
-		return sr.reason
-	}
-	if rok {
-		return rr.reason
-	}
 	switch command {
 	case "CONN", "HELO", "EHLO":
 		return ReasonBlocked
 	case "MAIL":
 		return ReasonRejected
 	}
-	if e.Kind == dsn.KindDelayed || e.Action == "delayed" || e.Action == "expired" {
+	found = weakPhrases.find(text, found[:0])
+	if i := weakPhrases.best(found); i >= 0 {
+		return weakPhrases.rules[i].reason
+	}
+	delayed := e.Kind == dsn.KindDelayed || e.Action == "delayed" || e.Action == "expired"
+	if delayed {
 		return ReasonExpired
+	}
+	if sok {
+		return sr.reason
+	}
+	if rok {
+		return rr.reason
 	}
 	if len(text) > 0 {
 		return ReasonOnHold

@@ -198,9 +198,14 @@ func normalize(s string, buf []byte) []byte {
 			for len(out) > 0 && !isAddrDelim(out[len(out)-1]) {
 				out = out[:len(out)-1]
 			}
-			for i+1 < len(s) && !isAddrDelim(s[i+1]) {
-				i++
+			j := i + 1
+			for j < len(s) && isDomainByte(s[j]) {
+				j++
 			}
+			for j > i+1 && s[j-1] == '.' {
+				j-- // "user@example.com..." keeps its dots
+			}
+			i = j - 1
 		}
 		out = append(out, c)
 		space = false
@@ -270,6 +275,11 @@ func statusTokenLen(t []byte) int {
 		return 0
 	}
 	return i
+}
+
+// isDomainByte reports whether b may appear in the domain of an address.
+func isDomainByte(b byte) bool {
+	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || isDigit(b) || b == '.' || b == '-' || b == '_' || b >= 0x80
 }
 
 // isAddrDelim reports whether b ends an e-mail address in running text.

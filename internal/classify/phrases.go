@@ -446,6 +446,7 @@ var strongPhraseTable = []phraseRule{
 	{ReasonSpamDetected, "uribl"},
 	{ReasonSpamDetected, "surbl"},
 	{ReasonSpamDetected, "phishing"},
+	{ReasonSpamDetected, "ofr_506"}, // Orange "Mail rejete. Mail rejected. OFR_506"
 	{ReasonSpamDetected, "suspicious"},
 	{ReasonSpamDetected, "courrier indésirable"},
 	{ReasonSpamDetected, "pourriel"},
@@ -495,7 +496,6 @@ var strongPhraseTable = []phraseRule{
 	{ReasonBlocked, "refused to talk to me"},
 	{ReasonBlocked, "not accepting connections"},
 	{ReasonBlocked, "connections not accepted"},
-	{ReasonBlocked, "connection refused by"},
 	{ReasonBlocked, "service refuse"}, // La Poste "Service refusé"
 	{ReasonBlocked, "permanently deferred"},
 	{ReasonBlocked, "ipcheck.proofpoint"}, // Proofpoint "Blocked - see https://ipcheck.proofpoint.com"
@@ -513,14 +513,19 @@ var strongPhraseTable = []phraseRule{
 	{reasonUserUnknownDefinite, "address couldn't be found"},                            // Gmail "Address not found"
 	{reasonUserUnknownDefinite, "address could not be found"},
 	{reasonUserUnknownDefinite, "** address not found **"},
-	{reasonUserUnknownDefinite, "recipient name is not recognized"}, // Exchange 2003
-	{reasonUserUnknownDefinite, "recipientnotfound"},                // Exchange RESOLVER.ADR.RecipientNotFound
-	{reasonUserUnknownDefinite, "recipnotfound"},                    // Exchange RESOLVER.ADR.RecipNotFound
-	{reasonUserUnknownDefinite, "not listed in domino directory"},   // Lotus Domino
+	{reasonUserUnknownDefinite, "recipient name is not recognized"},          // Exchange 2003
+	{reasonUserUnknownDefinite, "recipient address rejected: access denied"}, // Microsoft 365 5.4.1 directory-based edge blocking
+	{reasonUserUnknownDefinite, "no mailbox here by that name"},              // qmail
+	{reasonUserUnknownDefinite, "recipientnotfound"},                         // Exchange RESOLVER.ADR.RecipientNotFound
+	{reasonUserUnknownDefinite, "recipnotfound"},                             // Exchange RESOLVER.ADR.RecipNotFound
+	{reasonUserUnknownDefinite, "not listed in domino directory"},            // Lotus Domino
 	{reasonUserUnknownDefinite, "not listed in public name & address book"},
-	{reasonUserUnknownDefinite, "delivery error: dd this user doesn't have a"}, // Yahoo
-	{reasonUserUnknownDefinite, "no valid recipients for this mm"},             // Verizon
-	{reasonUserUnknownDefinite, "adresse destinataire invalide"},               // La Poste LPN007_416
+	{reasonUserUnknownDefinite, "delivery error: dd this user doesn't have a"},        // Yahoo
+	{reasonUserUnknownDefinite, "no valid recipients for this mm"},                    // Verizon
+	{reasonUserUnknownDefinite, "adresse destinataire invalide"},                      // La Poste LPN007_416
+	{reasonUserUnknownDefinite, "requested action not taken: mailbox unavailable (-"}, // Outlook.com "(-nnn:nnn:-nnn)"
+	{reasonUserUnknownDefinite, "ディレクトリのリストにありません"},                                   // Lotus Notes (Japanese)
+	{reasonUserUnknownDefinite, "ディレクトリには見つかりません"},                                    // Lotus Domino (Japanese)
 
 	// ---- userunknown: no such mailbox at that domain
 	{ReasonUserUnknown, "user unknown"},
@@ -557,7 +562,6 @@ var strongPhraseTable = []phraseRule{
 	{ReasonUserUnknown, "mailbox not available"},
 	{ReasonUserUnknown, "no such mailbox"},
 	{ReasonUserUnknown, "unknown mailbox"},
-	{ReasonUserUnknown, "no mailbox here by that name"}, // qmail
 	{ReasonUserUnknown, "no mailbox by that name"},
 	{ReasonUserUnknown, "no mailbox found"},
 	{ReasonUserUnknown, "no account by that name"},
@@ -579,7 +583,6 @@ var strongPhraseTable = []phraseRule{
 	{ReasonUserUnknown, "address not present in directory"},
 	{ReasonUserUnknown, "not a registered"},
 	{ReasonUserUnknown, "no valid recipients"},
-	{ReasonUserUnknown, "recipient address rejected: access denied"}, // Microsoft 365 5.4.1
 	{ReasonUserUnknown, "recipient address rejected: invalid user"},
 	{ReasonUserUnknown, "recipient address rejected."},
 	{ReasonUserUnknown, "#5.1.0 address rejected"},
@@ -631,8 +634,6 @@ var strongPhraseTable = []phraseRule{
 	{ReasonUserUnknown, "宛先不明"},
 	{ReasonUserUnknown, "ユーザが見つかりません"},
 	{ReasonUserUnknown, "ユーザーが見つかりません"},
-	{ReasonUserUnknown, "ディレクトリのリストにありません"}, // Lotus Notes (Japanese)
-	{ReasonUserUnknown, "ディレクトリには見つかりません"},
 	{ReasonUserUnknown, "用户不存在"},
 	{ReasonUserUnknown, "收件人不存在"},
 	{ReasonUserUnknown, "邮箱不存在"},
@@ -864,6 +865,7 @@ var strongPhraseTable = []phraseRule{
 	{ReasonSecurityError, "encryption required"},
 	{ReasonSecurityError, "encryption needed"},
 	{ReasonSecurityError, "certificate"},
+	{ReasonSecurityError, "relay through this server without authentication"}, // MessageLabs
 
 	// ---- syntaxerror: SMTP command syntax error
 	{ReasonSyntaxError, "syntax error"},
@@ -951,6 +953,7 @@ var strongPhraseTable = []phraseRule{
 	{ReasonSystemError, "misconfigured"},
 	{ReasonSystemError, "configuration error"},
 	{ReasonSystemError, "ldap server"},
+	{ReasonSystemError, "queue file write error"}, // Postfix cleanup(8)
 
 	// ---- onhold: the server deferred its decision
 	{ReasonOnHold, "on hold"},

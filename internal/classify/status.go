@@ -50,13 +50,12 @@ var statusRules = map[string]codeRule{
 	"4.6": {ReasonNetworkError, true},  // routing loop detected
 	"4.7": {ReasonExpired, true},       // delivery time expired
 	// X.5 mail delivery protocol status (RFC 3463 §3.6)
-	"5.0": {ReasonSyntaxError, false}, // other or undefined protocol status
-	"5.1": {ReasonSyntaxError, true},  // invalid command
-	"5.2": {ReasonSyntaxError, true},  // syntax error
-	"5.3": {ReasonExceedLimit, true},  // too many recipients
-	"5.4": {ReasonSyntaxError, true},  // invalid command arguments
-	"5.5": {ReasonSyntaxError, true},  // wrong protocol version
-	"5.6": {ReasonSyntaxError, true},  // authentication exchange line too long (RFC 4954)
+	"5.1": {ReasonSyntaxError, true}, // invalid command
+	"5.2": {ReasonSyntaxError, true}, // syntax error
+	"5.3": {ReasonExceedLimit, true}, // too many recipients
+	"5.4": {ReasonSyntaxError, true}, // invalid command arguments
+	"5.5": {ReasonSyntaxError, true}, // wrong protocol version
+	"5.6": {ReasonSyntaxError, true}, // authentication exchange line too long (RFC 4954)
 	// X.6 message content or media status (RFC 3463 §3.7, RFC 6531)
 	"6.0":  {ReasonContentError, false}, // other or undefined media error
 	"6.1":  {ReasonContentError, true},  // media not supported
@@ -71,7 +70,7 @@ var statusRules = map[string]codeRule{
 	"6.10": {ReasonContentError, true},  // duplicate of 6.8 in the registry
 	// X.7 security or policy status (RFC 3463 §3.8, RFC 5248 registry)
 	"7.0":  {ReasonSecurityError, false},  // other or undefined security status
-	"7.1":  {ReasonRejected, false},       // delivery not authorized, message refused
+	"7.1":  {ReasonSecurityError, false},  // delivery not authorized, message refused
 	"7.2":  {ReasonPolicyViolation, true}, // mailing list expansion prohibited
 	"7.3":  {ReasonSecurityError, true},   // security conversion required but not possible
 	"7.4":  {ReasonSecurityError, true},   // security features not supported
@@ -107,9 +106,6 @@ var statusRules = map[string]codeRule{
 // 4954's 53x) to a reason. None of these is specific except 551 ("user not
 // local", a forward path named) and 521/556 (no mail accepted at all).
 var replyRules = map[string]codeRule{
-	"421": {ReasonSystemError, false},   // service not available, closing transmission channel
-	"451": {ReasonSystemError, false},   // local error in processing
-	"452": {ReasonSystemFull, false},    // insufficient system storage
 	"454": {ReasonSecurityError, false}, // TLS not available / temporary authentication failure (RFC 3207, 4954)
 	"500": {ReasonSyntaxError, false},   // syntax error, command unrecognized
 	"501": {ReasonSyntaxError, false},   // syntax error in parameters or arguments
