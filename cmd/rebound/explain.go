@@ -155,7 +155,7 @@ func matchedBy(m codes.Match) string {
 func printExplanation(w io.Writer, m codes.Match) {
 	e := m.Entry
 	fmt.Fprintf(w, "%s: %s\n\n", e.Code(), e.Title)
-	row := func(k, v string) { fmt.Fprintf(w, "  %-15s %s\n", k+":", v) }
+	row := func(k, v string) { wrapItem(w, fmt.Sprintf("  %-15s ", k+":"), strings.Repeat(" ", 18), v) }
 	prov := e.ProviderName
 	if m.Inferred && e.Provider == m.Provider {
 		prov += " (recognised from the reply)"

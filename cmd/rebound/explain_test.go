@@ -125,3 +125,16 @@ func TestExplainErrors(t *testing.T) {
 		t.Errorf("--help: exit %d", code)
 	}
 }
+
+func TestExplainWrapsLongReplies(t *testing.T) {
+	code, out, _ := runExplainArgs(t, "", "550 5.7.1 Unfortunately, messages from [192.0.2.1] weren't sent. Please contact your Internet service provider since part of their network is on our block list (S3150).")
+	if code != 0 || !strings.Contains(out, "Provider:       Outlook.com and Hotmail") || !strings.Contains(out, "Report label:   Blocked") ||
+		!strings.Contains(out, "Keep address:   yes") {
+		t.Errorf("S3150 explanation:\n%s", out)
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if len(line) > 78 && !strings.Contains(line, "://") {
+			t.Errorf("line longer than 78 columns: %q", line)
+		}
+	}
+}
