@@ -13,6 +13,8 @@ import "strings"
 // delivery-status field group (Reporting-MTA or Final-Recipient at a line
 // start), or -1. The byte pre-check keeps the common case cheap.
 func embeddedDSStart(body string) int {
+	// Quoted fields follow the notice and precede the returned message.
+	body = capText(body, 8192)
 	if !strings.Contains(body, "inal-Recipient:") && !strings.Contains(body, "inal-recipient:") && !strings.Contains(body, "INAL-RECIPIENT:") {
 		return -1
 	}

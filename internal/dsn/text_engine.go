@@ -210,7 +210,9 @@ func decodeText(h textHeader, body string) []Result {
 			return rs
 		}
 	}
-	// Pass 2: formats recognisable from the body alone.
+	// Pass 2: formats recognisable from the body alone. Their markers are
+	// the notice's opening lines, so a shorter head is searched.
+	head = capText(head, textScanLimit/2)
 	for i, f := range textFormats {
 		if (i < len(tried) && tried[i]) || len(f.bodyHas) == 0 {
 			continue
