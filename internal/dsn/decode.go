@@ -24,6 +24,9 @@ type message struct {
 	text     string // decoded text of textPart (UTF-8, LF)
 	textL    string // text lower-cased (ASCII only, same byte offsets)
 
+	// forward counts the enclosing messages of a forwarded bounce.
+	forward int
+
 	// origOffset is where a text format found the quoted original in text
 	// (-1 when none).
 	origOffset int
@@ -65,7 +68,7 @@ func Decode(raw []byte) ([]Result, error) {
 	if msgs := splitMbox(b); len(msgs) > 1 {
 		return decodeMbox(msgs)
 	}
-	return decodeOne(b)
+	return decodeOne(b, 0)
 }
 
 // decodeMbox decodes each message of an mbox file and returns the results
@@ -75,7 +78,7 @@ func decodeMbox(msgs [][]byte) ([]Result, error) {
 	var all []Result
 	var firstErr error
 	for _, b := range msgs {
-		res, err := decodeOne(b)
+		res, err := decodeOne(b, 0)
 		if err != nil {
 			if firstErr == nil {
 				firstErr = err
@@ -93,7 +96,7 @@ func decodeMbox(msgs [][]byte) ([]Result, error) {
 	if firstErr != nil {
 		return nil, firstErr
 	}
-	return decodeOne(msgs[0])
+	return decodeOne(msgs[0], 0)
 }
 
 // splitMbox splits an mbox file (messages each opened by a "From " line,
@@ -132,12 +135,18 @@ func splitMbox(b []byte) [][]byte {
 	return append(out, b[start:])
 }
 
-// decodeOne decodes one message.
-func decodeOne(b []byte) ([]Result, error) {
+// maxForward bounds how deep Decode follows bounces forwarded as an
+// enclosed message (a bounce of a bounce ...).
+const maxForward = 3
+
+// decodeOne decodes one message; forward counts the enclosing messages
+// already followed.
+func decodeOne(b []byte, forward int) ([]Result, error) {
 	m, err := parseMessage(b)
 	if err != nil {
 		return nil, err
 	}
+	m.forward = forward
 	for i := range registry {
 		r := &registry[i]
 		if !r.Detect(m) {

@@ -21,7 +21,8 @@ func init() {
 				return false
 			}
 			t := m.lowerText()
-			return strings.Contains(t, `notificationtype"`) || strings.Contains(t, `"eventtype"`) && strings.Contains(t, `"mail"`)
+			return strings.Contains(t, `notificationtype`) && strings.Contains(t, "{") ||
+				strings.Contains(t, `"eventtype"`) && strings.Contains(t, `"mail"`)
 		},
 		Parse: parseSESJSON,
 	})

@@ -201,6 +201,7 @@ type part struct {
 	encoding string // lower-case Content-Transfer-Encoding
 	children []*part
 	depth    int
+	raw      []byte // the whole entity, kept for enclosed messages only
 }
 
 // param returns a Content-Type parameter (name in lower case).
@@ -303,7 +304,7 @@ func (w *walker) parseChildren(p *part) error {
 		}
 		w.parts++
 		h, rest := parseHeader(body)
-		c := &part{hdr: h, body: rest, depth: p.depth + 1}
+		c := &part{hdr: h, body: rest, depth: p.depth + 1, raw: body}
 		c.ctype, c.params = parseContentType(h.get("content-type"))
 		p.children = append(p.children, c)
 	}

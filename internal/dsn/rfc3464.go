@@ -131,14 +131,16 @@ func parseDeliveryStatus(s string) []Result {
 		case "original-envelope-id", "dsn-gateway", "x-postfix-queue-id", "x-postfix-sender", "x-original-message-id":
 			return
 		}
-		if cur == nil || (newGroup && (curHasFinal || curHasOrigin)) {
-			if name != "final-recipient" && name != "original-recipient" && name != "action" && name != "status" && name != "x-actual-recipient" {
-				if cur == nil {
-					return
-				}
-			} else {
-				open()
+		if cur == nil {
+			// Any per-recipient field opens the first recipient: some
+			// reports put Diagnostic-Code or Status before Final-Recipient,
+			// without a blank line after the per-message fields.
+			if !perRecipientField(name) {
+				return
 			}
+			open()
+		} else if newGroup && (curHasFinal || curHasOrigin) && perRecipientField(name) {
+			open()
 		}
 		switch name {
 		case "final-recipient":
@@ -206,6 +208,17 @@ func isRouteOrLocal(a string) bool {
 	}
 	at := strings.LastIndexByte(a, '@')
 	return at >= 0 && !strings.Contains(a[at:], ".")
+}
+
+// perRecipientField reports the per-recipient fields of RFC 3464 §2.3
+// (and the common X-Actual-Recipient).
+func perRecipientField(name string) bool {
+	switch name {
+	case "final-recipient", "original-recipient", "action", "status", "remote-mta", "diagnostic-code",
+		"last-attempt-date", "will-retry-until", "final-log-id", "x-actual-recipient":
+		return true
+	}
+	return false
 }
 
 // kindOfAction maps an Action (RFC 3464 §2.3.3) to a kind; without an
