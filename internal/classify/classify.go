@@ -136,8 +136,12 @@ func ReasonOf(e Evidence) string {
 	var ms [16]match
 	text := normalize(e.Diagnostic, buf[:])
 	command := strings.ToUpper(e.Command)
-	if command == "" {
-		command = commandIn(text)
+	commandKnown := command != ""
+	commandOf := func() string {
+		if !commandKnown {
+			command, commandKnown = commandIn(text), true
+		}
+		return command
 	}
 
 	found := strongPhrases.find(text, ms[:0])
@@ -163,7 +167,7 @@ func ReasonOf(e Evidence) string {
 		return e.Hint
 	}
 	if tr != "" {
-		return refine(byCommand(tr, command, e.Status), e.Status)
+		return refine(byCommand(tr, commandOf, e.Status), e.Status)
 	}
 
 	sr, sok := statusRule(e.Status)
@@ -177,7 +181,7 @@ func ReasonOf(e Evidence) string {
 	if e.Hint != "" && isReason(e.Hint) {
 		return e.Hint
 	}
-	switch command {
+	switch commandOf() {
 	case "CONN", "HELO", "EHLO":
 		return ReasonBlocked
 	case "MAIL":
@@ -215,12 +219,13 @@ func ReasonOf(e Evidence) string {
 // mailboxes at RCPT TO, and filters often reply "User unknown" after reading
 // the message. This keeps address_invalid for answers that really concern
 // the mailbox.
-func byCommand(reason, command, status string) string {
+func byCommand(reason string, commandOf func() string, status string) string {
 	switch reason {
 	case ReasonUserUnknown, ReasonHostUnknown, ReasonNotAccept:
 	default:
 		return reason
 	}
+	command := commandOf()
 	switch command {
 	case "CONN", "HELO", "EHLO":
 		return ReasonBlocked
@@ -298,17 +303,24 @@ var commandMarkers = []struct {
 	{"HELO", ">>> helo"},
 }
 
+// commandPhrases finds commandMarkers in one pass; its rules carry the
+// command where phrase tables carry a reason.
+var commandPhrases = func() *matcher {
+	rules := make([]phraseRule, len(commandMarkers))
+	for i, m := range commandMarkers {
+		rules[i] = phraseRule{reason: m.command, phrase: m.phrase}
+	}
+	return newMatcher(rules, nil)
+}()
+
 // commandIn returns the SMTP command a normalised diagnostic says was
 // refused, or "". The marker nearest the end wins: it precedes the reply.
 func commandIn(text []byte) string {
-	if len(text) == 0 {
-		return ""
-	}
-	s := bytesToString(text)
+	var ms [8]match
 	best, at := "", -1
-	for _, m := range commandMarkers {
-		if i := strings.LastIndex(s, m.phrase); i > at {
-			best, at = m.command, i
+	for _, m := range commandPhrases.find(text, ms[:0]) {
+		if m.start > at {
+			best, at = commandPhrases.rules[m.rule].reason, m.start
 		}
 	}
 	return best

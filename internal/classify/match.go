@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"strings"
 	"unicode/utf8"
-	"unsafe"
 )
 
 // A phrase is matched against the normalised diagnostic: lower case (ASCII
@@ -289,10 +288,4 @@ func isAddrDelim(b byte) bool {
 		return true
 	}
 	return false
-}
-
-// bytesToString views b as a string without copying; b must not change
-// while the string is in use.
-func bytesToString(b []byte) string {
-	return unsafe.String(unsafe.SliceData(b), len(b))
 }
