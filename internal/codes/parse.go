@@ -15,7 +15,8 @@ type Parsed struct {
 // returns them with the text that follows. Continuation prefixes of
 // multi-line replies ("550-5.7.1 ") are removed from the text. The first
 // reply code followed by an enhanced code wins; otherwise the first
-// enhanced code; otherwise a reply code at the start of a line.
+// enhanced code; otherwise a reply code at the start of a line or after
+// ": " ("refused to talk to me: 421 Service not available").
 func ParseReply(s string) Parsed {
 	s = cleanText(s)
 	reply, enh, end := parseCodes(s)
@@ -96,7 +97,7 @@ func parseCodes(s string) (reply, enh string, end int) {
 			if e, m, ok := enhAt(s, k); ok {
 				return r, e, m
 			}
-			if lineReply == "" && (i == 0 || s[i-1] == '\n' || onlySpaceBefore(s, i)) {
+			if lineReply == "" && (i == 0 || s[i-1] == '\n' || onlySpaceBefore(s, i) || (i >= 2 && s[i-2] == ':' && s[i-1] == ' ')) {
 				lineReply, lineReplyEnd = r, j
 			}
 			continue
