@@ -114,8 +114,9 @@ type textFormat struct {
 
 	// Meaning.
 	// softExpiry: a give-up notice whose only cause is the queue lifetime
-	// (hint "expired") reports a temporary condition unless the text
-	// says the error is permanent.
+	// (hint "expired", no code in the text) reports the temporary
+	// condition it gave up on: class 4, even where the template calls
+	// every bounce "a permanent error".
 	softExpiry bool
 	hints      []phraseHint // fixed sentences → reason
 	soft       bool         // the format reports a temporary failure (default permanent)
@@ -274,10 +275,9 @@ func (f *textFormat) run(h textHeader, body string) []Result {
 	}
 	rs = mergeEmbeddedDS(body, rs)
 	delayed := containsAny(capText(section, textScanLimit), f.delayed)
-	permanent := !f.softExpiry || strings.Contains(body, "permanent error")
 	for i := range rs {
 		f.finish(&rs[i], delayed)
-		if !permanent && rs[i].Hint == "expired" && rs[i].Status == "5.0.0" && rs[i].ReplyCode == "" {
+		if f.softExpiry && rs[i].Hint == "expired" && rs[i].Status == "5.0.0" && rs[i].ReplyCode == "" {
 			rs[i].Status = "4.0.0"
 		}
 	}

@@ -67,6 +67,7 @@ var eximFormat = &textFormat{
 	fallbackRcpt: true,
 	skip:         []string{"(ultimately generated from", "(generated from "},
 	hints:        eximHints,
+	softExpiry:   true,
 	delayed:      []string{"have not yet been delivered", "has not yet been delivered"},
 }
 

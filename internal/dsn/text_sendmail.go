@@ -57,7 +57,7 @@ func parseSendmailText(f *textFormat, h textHeader, section string) []Result {
 	mode := 0            // 1 address list, 2 transcript
 	var pending []string // remote replies ("<<<") not yet claimed
 	var loose []string   // transcript lines naming no address
-	remote := ""
+	remote, lastCmd := "", ""
 	forLines(section, func(line string) bool {
 		t := strings.TrimSpace(line)
 		if t == "" {
@@ -98,6 +98,7 @@ func parseSendmailText(f *textFormat, h textHeader, section string) []Result {
 				pending = pending[:0]
 			case strings.HasPrefix(t, ">>> "):
 				cmd := t[4:]
+				lastCmd = smtpVerb(strings.ToLower(cmd))
 				if len(cmd) > 8 && strings.EqualFold(cmd[:8], "RCPT To:") {
 					pending = pending[:0]
 				}
@@ -123,8 +124,10 @@ func parseSendmailText(f *textFormat, h textHeader, section string) []Result {
 					if c, _ := replyAt(text, 0); c != "" {
 						rc = c
 					}
+					cmd := ""
 					if len(pending) > 0 {
 						diag = joinDiag(diag, pending)
+						cmd = lastCmd
 					}
 					i := idx(a)
 					if i < 0 {
@@ -135,6 +138,7 @@ func parseSendmailText(f *textFormat, h textHeader, section string) []Result {
 					rs[i].Diagnostic = joinDiag(diag, nil)
 					rs[i].ReplyCode = rc
 					rs[i].RemoteMTA = strings.ToLower(remote)
+					rs[i].Command = cmd
 					pending = pending[:0]
 				} else {
 					loose = append(loose, t)
