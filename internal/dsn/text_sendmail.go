@@ -124,10 +124,14 @@ func parseSendmailText(f *textFormat, h textHeader, section string) []Result {
 					if c, _ := replyAt(text, 0); c != "" {
 						rc = c
 					}
-					cmd := ""
+					// The remote reply, command and host of the current
+					// "While talking to" block belong to this recipient only
+					// when a reply is waiting for it; "554 <a>... 550 Host
+					// unknown" never reached a server.
+					cmd, host := "", ""
 					if len(pending) > 0 {
 						diag = joinDiag(diag, pending)
-						cmd = lastCmd
+						cmd, host = lastCmd, remote
 					}
 					i := idx(a)
 					if i < 0 {
@@ -137,7 +141,7 @@ func parseSendmailText(f *textFormat, h textHeader, section string) []Result {
 					}
 					rs[i].Diagnostic = joinDiag(diag, nil)
 					rs[i].ReplyCode = rc
-					rs[i].RemoteMTA = strings.ToLower(remote)
+					rs[i].RemoteMTA = strings.ToLower(host)
 					rs[i].Command = cmd
 					pending = pending[:0]
 				} else {
