@@ -23,8 +23,8 @@ type phraseRule struct {
 //   - the address itself (unknown user, unknown host, no mail accepted);
 //   - recipient filters and sender refusals;
 //   - the message's fate (expired), then policy, content, security and
-//     syntax refusals, then faults on the way (system full, local mailer,
-//     network, system).
+//     syntax refusals, then faults on the way (system full, system, local
+//     mailer, network).
 //
 // reasonUserUnknownDefinite marks userunknown phrases that are a
 // provider's own statement that the mailbox does not exist (Gmail "The email
@@ -46,8 +46,8 @@ var reasonRank = func() map[string]int {
 		ReasonFiltered, ReasonRejected,
 		ReasonExpired, ReasonPolicyViolation, ReasonContentError,
 		ReasonFailedSTARTTLS, ReasonSecurityError, ReasonSyntaxError,
-		ReasonSystemFull, ReasonMailerError, ReasonNetworkError,
-		ReasonSystemError, ReasonOnHold,
+		ReasonSystemFull, ReasonSystemError, ReasonMailerError,
+		ReasonNetworkError, ReasonOnHold,
 		ReasonVacation, ReasonFeedback, ReasonDelivered, ReasonUndefined,
 	}
 	m := make(map[string]int, len(order)+1)
@@ -145,6 +145,8 @@ var strongPhraseTable = []phraseRule{
 	{ReasonMailboxFull, "邮箱空间不足"},
 	{ReasonMailboxFull, "信箱已满"},
 	{ReasonMailboxFull, "郵箱已滿"},
+	{ReasonMailboxFull, "file too large"}, // mbox delivery over the file size limit
+	{ReasonMailboxFull, "user is over quota"},
 
 	// ---- mesgtoobig: the message is larger than the system accepts
 	{ReasonMesgTooBig, "message too large"},
@@ -177,6 +179,7 @@ var strongPhraseTable = []phraseRule{
 	{ReasonMesgTooBig, "メールサイズが"},
 	{ReasonMesgTooBig, "邮件过大"},
 	{ReasonMesgTooBig, "邮件大小超过"},
+	{ReasonMesgTooBig, "mailsize limit"}, // NetEase "exceeded mailsize limit"
 
 	// ---- exceedlimit: a per-recipient size or count limit
 	{ReasonExceedLimit, "recipsizelimit"}, // Exchange RESOLVER.RST.RecipSizeLimit
@@ -245,6 +248,7 @@ var strongPhraseTable = []phraseRule{
 	{ReasonSuspend, "账户已停用"},
 	{ReasonSuspend, "账号已冻结"},
 	{ReasonSuspend, "帳戶已停用"},
+	{ReasonSuspend, "user is suspended"}, // Tencent QQ
 
 	// ---- hasmoved: the recipient moved and the server names the new address
 	{ReasonHasMoved, "has moved"},
@@ -292,6 +296,7 @@ var strongPhraseTable = []phraseRule{
 	{ReasonNotCompliantRFC, "missing a valid messageid"},
 	{ReasonNotCompliantRFC, "bare lf"},
 	{ReasonNotCompliantRFC, "bare linefeed"},
+	{ReasonNotCompliantRFC, "missing a valid address in from"}, // Gmail 5.7.1
 
 	// ---- authfailure: SPF, DKIM or DMARC failed
 	{ReasonAuthFailure, "dmarc policy"},
@@ -409,6 +414,10 @@ var strongPhraseTable = []phraseRule{
 	{ReasonSpeeding, "daily limit"},
 	{ReasonSpeeding, "mail flood"},
 	{ReasonSpeeding, "envoi trop rapide"},
+	{ReasonSpeeding, "receiving mail too quickly"},               // Gmail 4.2.1
+	{ReasonSpeeding, "sending quota exceeded"},                   // Gmail 5.4.5 daily sending quota
+	{ReasonSpeeding, "receive limit"},                            // Microsoft 5.2.121/5.2.122
+	{ReasonSpeeding, "server busy. please try again later from"}, // Microsoft 4.7.500-699 throttling
 
 	// ---- virusdetected: the message carries malware
 	{ReasonVirusDetected, "virus"},
@@ -456,6 +465,8 @@ var strongPhraseTable = []phraseRule{
 	{ReasonSpamDetected, "迷惑メール"},
 	{ReasonSpamDetected, "垃圾邮件"},
 	{ReasonSpamDetected, "垃圾郵件"},
+	{ReasonSpamDetected, "mail content denied"}, // Tencent QQ
+	{ReasonSpamDetected, "dt:spm"},              // NetEase 163
 
 	// ---- blocked: the sending IP or host is blocklisted or refused
 	{ReasonBlocked, "spamhaus"},
@@ -507,6 +518,12 @@ var strongPhraseTable = []phraseRule{
 	{ReasonBlocked, "чёрный список"},
 	{ReasonBlocked, "黑名单"},
 	{ReasonBlocked, "黑名單"},
+	{ReasonBlocked, "not in whitelist"}, // Gmail "IP not in whitelist for RCPT domain"
+	{ReasonBlocked, "not whitelisted"},
+	{ReasonBlocked, "traffic not accepted from this ip"},    // Microsoft 5.7.708
+	{ReasonBlocked, "client blocked"},                       // Microsoft 5.7.750
+	{ReasonBlocked, "helo command rejected"},                // Postfix
+	{ReasonBlocked, "destination seem to reject all mails"}, // OpenSMTPD
 
 	// ---- userunknown stated by the provider itself (see reasonUserUnknownDefinite)
 	{reasonUserUnknownDefinite, "email account that you tried to reach does not exist"}, // Gmail 5.1.1
@@ -526,6 +543,7 @@ var strongPhraseTable = []phraseRule{
 	{reasonUserUnknownDefinite, "requested action not taken: mailbox unavailable (-"}, // Outlook.com "(-nnn:nnn:-nnn)"
 	{reasonUserUnknownDefinite, "ディレクトリのリストにありません"},                                   // Lotus Notes (Japanese)
 	{reasonUserUnknownDefinite, "ディレクトリには見つかりません"},                                    // Lotus Domino (Japanese)
+	{reasonUserUnknownDefinite, "suppressed sending to this address"},                 // Amazon SES suppression list (earlier invalid-address bounce)
 
 	// ---- userunknown: no such mailbox at that domain
 	{ReasonUserUnknown, "user unknown"},
@@ -642,6 +660,15 @@ var strongPhraseTable = []phraseRule{
 	{ReasonUserUnknown, "帳號不存在"},
 	{ReasonUserUnknown, "用戶不存在"},
 	{ReasonUserUnknown, "地址不存在"},
+	{ReasonUserUnknown, "allowed rcpthosts"}, // qmail "that domain isn't in my list of allowed rcpthosts"
+	{ReasonUserUnknown, "usuário inexistente"},
+	{ReasonUserUnknown, "usuario inexistente"},
+	{ReasonUserUnknown, "caixa postal inexistente"},
+	{ReasonUserUnknown, "casella inesistente"},
+	{ReasonUserUnknown, "boîte aux lettres inconnue"},
+	{ReasonUserUnknown, "boite aux lettres inconnue"},
+	{ReasonUserUnknown, "получатель не найден"},
+	{ReasonUserUnknown, "адресат не найден"},
 
 	// ---- hostunknown: the recipient domain does not exist
 	{ReasonHostUnknown, "host unknown"},
@@ -675,6 +702,11 @@ var strongPhraseTable = []phraseRule{
 	{ReasonHostUnknown, "домен не найден"},
 	{ReasonHostUnknown, "ドメインが存在しません"},
 	{ReasonHostUnknown, "域名不存在"},
+	{ReasonHostUnknown, "nonexistentdomain"}, // Exchange SMTPSEND.DNS.NonExistentDomain
+	{ReasonHostUnknown, "nonexistent domain"},
+	{ReasonHostUnknown, "non-existent domain"},
+	{ReasonHostUnknown, "weren't able to find the recipient domain"}, // Gmail 5.1.2
+	{ReasonHostUnknown, "point to non-existent hosts"},               // Exim
 
 	// ---- notaccept: the domain accepts no mail (null MX, RFC 7505/7504)
 	{ReasonNotAccept, "does not accept mail"},
@@ -689,6 +721,7 @@ var strongPhraseTable = []phraseRule{
 	{ReasonNotAccept, "could not find a mail exchanger"},
 	{ReasonNotAccept, "no mail exchanger"},
 	{ReasonNotAccept, "not accepting network messages"}, // RFC 3463 X.3.2
+	{ReasonNotAccept, "no mx found"},
 
 	// ---- filtered: refused by a recipient-side rule
 	{ReasonFiltered, "message filtered"},
@@ -707,6 +740,10 @@ var strongPhraseTable = []phraseRule{
 	{ReasonFiltered, "restricted sms e-mail"}, // AT&T
 	{ReasonFiltered, "受信拒否"},
 	{ReasonFiltered, "拒收"},
+	{ReasonFiltered, "not in allowed-senders list"}, // Microsoft 5.7.124
+	{ReasonFiltered, "delivery to this address is restricted"},
+	{ReasonFiltered, "envelope blocked - user"}, // Mimecast personal block list
+	{ReasonFiltered, "bounced address"},         // SendGrid
 
 	// ---- rejected: the sender address or domain was refused
 	{ReasonRejected, "sender address rejected"},
@@ -768,6 +805,10 @@ var strongPhraseTable = []phraseRule{
 	{ReasonRejected, "remitente rechazado"},
 	{ReasonRejected, "remetente rejeitado"},
 	{ReasonRejected, "отправитель отклонен"},
+	{ReasonRejected, "sender address rejected: * not found"},
+	{ReasonRejected, "sender address rejected: * unknown"},
+	{ReasonRejected, "sender address rejected: * does not exist"},
+	{ReasonRejected, "sendernotauthenticated"}, // Microsoft RESOLVER.RST.SenderNotAuthenticatedForGroup
 
 	// ---- expired: the sending MTA gave up after its queue lifetime
 	{ReasonExpired, "message expired"},
@@ -797,6 +838,8 @@ var strongPhraseTable = []phraseRule{
 	{ReasonExpired, "was not reachable within the allowed queue period"},
 	{ReasonExpired, "maximum queue time"},
 	{ReasonExpired, "配信期限"},
+	{ReasonExpired, "cannot send message for"}, // Sendmail
+	{ReasonExpired, "could not send message for"},
 
 	// ---- policyviolation: refused under a receiving-site policy
 	{ReasonPolicyViolation, "policy violation"},
@@ -818,6 +861,11 @@ var strongPhraseTable = []phraseRule{
 	{ReasonPolicyViolation, "prohibited attachment"},
 	{ReasonPolicyViolation, "banned attachment"},
 	{ReasonPolicyViolation, "allowable number of posts"},
+	{ReasonPolicyViolation, "policy that prohibited"},             // Gmail 5.7.1
+	{ReasonPolicyViolation, "illegal attachment"},                 // Gmail 5.7.0, Exim
+	{ReasonPolicyViolation, "administrative prohibition"},         // Exim, Mimecast
+	{ReasonPolicyViolation, "anti-spoofing"},                      // Mimecast
+	{ReasonPolicyViolation, "does not allow external forwarding"}, // Microsoft 5.7.520
 
 	// ---- contenterror: message content or headers refused
 	{ReasonContentError, "media error"},
@@ -834,6 +882,7 @@ var strongPhraseTable = []phraseRule{
 	{ReasonContentError, "malformed header"},
 	{ReasonContentError, "too many received"},
 	{ReasonContentError, "mime complexity"},
+	{ReasonContentError, "data format error"}, // Sendmail
 
 	// ---- failedstarttls: STARTTLS could not be negotiated
 	{ReasonFailedSTARTTLS, "starttls failed"},
@@ -866,6 +915,7 @@ var strongPhraseTable = []phraseRule{
 	{ReasonSecurityError, "encryption needed"},
 	{ReasonSecurityError, "certificate"},
 	{ReasonSecurityError, "relay through this server without authentication"}, // MessageLabs
+	{ReasonSecurityError, "not authenticated to send anonymous mail"},         // Microsoft 5.7.57
 
 	// ---- syntaxerror: SMTP command syntax error
 	{ReasonSyntaxError, "syntax error"},
@@ -905,6 +955,7 @@ var strongPhraseTable = []phraseRule{
 	{ReasonMailerError, "program exited"},
 	{ReasonMailerError, "exited with"},
 	{ReasonMailerError, "local delivery failed"},
+	{ReasonMailerError, "maildir delivery"}, // qmail-local "Temporary error on maildir delivery"
 
 	// ---- networkerror: DNS or connection problem on the way
 	{ReasonNetworkError, "connection refused"},
@@ -931,6 +982,12 @@ var strongPhraseTable = []phraseRule{
 	{ReasonNetworkError, "routing loop"},
 	{ReasonNetworkError, "mail loop"},
 	{ReasonNetworkError, "too many hops"},
+	{ReasonNetworkError, "network error"},
+	{ReasonNetworkError, "loop detected"},
+	{ReasonNetworkError, "hop count exceeded"},            // Exchange 5.4.14
+	{ReasonNetworkError, "host lookup did not complete"},  // Exim
+	{ReasonNetworkError, "connection died"},               // qmail
+	{ReasonNetworkError, "conversation with * timed out"}, // Postfix
 
 	// ---- systemerror: an error on the receiving system
 	{ReasonSystemError, "internal error"},
@@ -954,9 +1011,15 @@ var strongPhraseTable = []phraseRule{
 	{ReasonSystemError, "configuration error"},
 	{ReasonSystemError, "ldap server"},
 	{ReasonSystemError, "queue file write error"}, // Postfix cleanup(8)
+	{ReasonSystemError, "currently unavailable"},
+	{ReasonSystemError, "loops back to me"},
+	{ReasonSystemError, "message is looping"}, // qmail
+	{ReasonSystemError, "best-preference mx"}, // qmail
 
 	// ---- onhold: the server deferred its decision
 	{ReasonOnHold, "on hold"},
+	{ReasonOnHold, "greylist"},
+	{ReasonOnHold, "graylist"},
 }
 
 // weakPhraseTable lists generic words that name a family of causes. They
