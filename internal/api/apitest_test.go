@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/hibiken/asynq"
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/gorillamux"
@@ -26,6 +27,9 @@ import (
 
 	"github.com/rebound-hq/rebound/internal/api"
 	"github.com/rebound-hq/rebound/internal/dbtest"
+	"github.com/rebound-hq/rebound/internal/mailbox"
+	"github.com/rebound-hq/rebound/internal/secret"
+	"github.com/rebound-hq/rebound/internal/tracking"
 )
 
 // This file is the API test harness: every request a test makes goes
@@ -98,10 +102,32 @@ func uncovered() []string {
 
 // env is one API server on a fresh database.
 type env struct {
-	t   *testing.T
-	db  *gorm.DB
-	e   *echo.Echo
-	now time.Time
+	t        *testing.T
+	db       *gorm.DB
+	e        *echo.Echo
+	tracking *tracking.Service
+}
+
+// testQueue returns an asynq client on the test Redis of make test.
+func testQueue(t *testing.T) *asynq.Client {
+	t.Helper()
+	raw := os.Getenv("REBOUND_TEST_REDIS_URL")
+	if raw == "" {
+		raw = os.Getenv("REDIS_URL")
+	}
+	if raw == "" {
+		if testing.Short() {
+			t.Skip("REBOUND_TEST_REDIS_URL not set; skipped in -short mode")
+		}
+		t.Fatal("neither REBOUND_TEST_REDIS_URL nor REDIS_URL is set: run make test (starts Redis)")
+	}
+	opt, err := asynq.ParseRedisURI(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := asynq.NewClient(opt)
+	t.Cleanup(func() { _ = c.Close() })
+	return c
 }
 
 // envOption adjusts the Deps of newEnv.
@@ -117,11 +143,20 @@ func newEnv(t *testing.T, opts ...envOption) *env {
 	t.Helper()
 	db := dbtest.New(t)
 	v := &env{t: t, db: db}
+	keyring, err := secret.NewKeyring(map[string][]byte{"test": bytes.Repeat([]byte{7}, 32)}, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v.tracking = tracking.New(db, tracking.Options{})
 	d := api.Deps{
 		DB:            db,
 		Log:           slog.New(slog.NewTextHandler(io.Discard, nil)),
 		OperatorToken: testOperatorToken,
 		RateLimit:     &api.RateLimit{}, // off unless a test turns it on
+		Mailboxes: &mailbox.Service{DB: db, Keyring: keyring,
+			Policy: &mailbox.Policy{AllowPrivateHosts: true, DialTimeout: 2 * time.Second, IOTimeout: 2 * time.Second}},
+		Queue:    testQueue(t),
+		Tracking: v.tracking,
 	}
 	for _, o := range opts {
 		o(&d)

@@ -50,7 +50,12 @@ func UpdateCampaign(ctx context.Context, db *gorm.DB, workspaceID, id int64, col
 		if err := tx.Model(&Campaign{}).Where("workspace_id = ? AND id = ?", workspaceID, id).Updates(cols).Error; err != nil {
 			return err
 		}
-		return tx.Where("workspace_id = ? AND id = ?", workspaceID, id).Take(&c).Error
+		var fresh Campaign // scanning into the old row would keep fields now NULL
+		if err := tx.Where("workspace_id = ? AND id = ?", workspaceID, id).Take(&fresh).Error; err != nil {
+			return err
+		}
+		c = fresh
+		return nil
 	})
 	return c, Translate("update campaign", err)
 }

@@ -58,7 +58,12 @@ func UpdateLead(ctx context.Context, db *gorm.DB, workspaceID, id int64, cols ma
 		if err := tx.Model(&Lead{}).Where("workspace_id = ? AND id = ?", workspaceID, id).Updates(cols).Error; err != nil {
 			return err
 		}
-		return tx.Where("workspace_id = ? AND id = ?", workspaceID, id).Take(&l).Error
+		var fresh Lead // scanning into the old row would keep fields now NULL
+		if err := tx.Where("workspace_id = ? AND id = ?", workspaceID, id).Take(&fresh).Error; err != nil {
+			return err
+		}
+		l = fresh
+		return nil
 	})
 	return l, Translate("update lead", err)
 }
