@@ -62,6 +62,7 @@ var eximFormat = &textFormat{
 		"The body of the message is",
 		"Content-type: message/rfc822",
 		"Content-Type: message/rfc822",
+		"Included is a copy of the message header", // MXLogic
 	},
 	rcpt:         rcptRule{indent: 2},
 	fallbackRcpt: true,

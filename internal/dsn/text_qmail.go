@@ -37,9 +37,9 @@ var qmailHints = []phraseHint{
 var qmailFormat = &textFormat{
 	name:       "qmail",
 	subjectHas: []string{"failure notice"},
-	bodyHas:    []string{"This is the qmail-send program", "I'm afraid I wasn't able to deliver your message"},
-	start:      []string{"I'm afraid I wasn't able to deliver", "This is the qmail-send program"},
-	stop:       []string{"Below this line is a copy of the message", "Enclosed is a copy of the message", "Below this line is the original"},
+	bodyHas:    []string{"This is the qmail-send program", "I'm afraid I wasn't able to deliver your message", "This is the machine generated message from mail service"},
+	start:      []string{"I'm afraid I wasn't able to deliver", "This is the qmail-send program", "This is the machine generated message from mail service"},
+	stop:       []string{"Below this line is a copy of the message", "Below the next line is a copy of the message", "Enclosed is a copy of the message", "Below this line is the original", "Original message follows"},
 	rcpt:       rcptRule{angle: true},
 	hints:      qmailHints,
 }
