@@ -17,7 +17,8 @@ type Match struct {
 	// Provider is the provider used for the lookup: the one given, or the
 	// one inferred from the text ("" when unknown).
 	Provider string
-	// Inferred is true when Provider was inferred from the text.
+	// Inferred is true when Provider was inferred: from the text, or from
+	// a code that only one provider uses (Microsoft's 5.7.708).
 	Inferred bool
 	// ByText is true when a fragment of the reply text selected Entry.
 	ByText bool
@@ -190,6 +191,16 @@ func Lookup(code, provider string) (Match, bool) {
 
 func (ix *index) finish(q *query, m Match) (Match, bool) {
 	e, sc := ix.best(q)
+	if q.provider == "" && q.enh != "" && (e == nil || e.replyOnlyGeneric()) {
+		if p := ix.soleProvider(q.enh); p != "" && p != q.inferred {
+			q2 := *q
+			q2.inferred = p
+			if e2, sc2 := ix.best(&q2); e2 != nil && !e2.replyOnlyGeneric() {
+				e, sc = e2, sc2
+				m.Provider, m.Inferred = p, true
+			}
+		}
+	}
 	if q.enh != "" && (e == nil || e.replyOnlyGeneric()) {
 		if a := ix.approximate(q.enh); a != nil {
 			e, m.Approximate, sc = a, true, 0
@@ -242,12 +253,43 @@ func ForResult(status, replyCode, diagnostic, provider string) (*Entry, bool) {
 		q.inferred = InferProvider(text)
 	}
 	e, _ := ix.best(&q)
+	if q.provider == "" && q.enh != "" && (e == nil || e.replyOnlyGeneric()) {
+		if p := ix.soleProvider(q.enh); p != "" && p != q.inferred {
+			q.inferred = p
+			if e2, _ := ix.best(&q); e2 != nil && !e2.replyOnlyGeneric() {
+				e = e2
+			}
+		}
+	}
 	if q.enh != "" && (e == nil || e.replyOnlyGeneric()) {
 		if a := ix.approximate(q.enh); a != nil {
 			e = a
 		}
 	}
 	return e, e != nil
+}
+
+// soleProvider returns the provider when every entry carrying the enhanced
+// code enh (exactly or in a range) belongs to that one provider and no
+// generic entry has it: a provider's own code such as Microsoft's 5.7.708.
+// It returns "" otherwise and does not allocate.
+func (ix *index) soleProvider(enh string) string {
+	if ix.generic[enh] != nil {
+		return ""
+	}
+	p := ""
+	for _, list := range [2][]*Entry{ix.byEnhanced[enh], ix.ranged} {
+		for _, e := range list {
+			if exact, ranged := e.matchesEnhanced(enh); !exact && !ranged {
+				continue
+			}
+			if e.Provider == ProviderGeneric || (p != "" && p != e.Provider) {
+				return ""
+			}
+			p = e.Provider
+		}
+	}
+	return p
 }
 
 // replyOnlyGeneric reports whether e is the generic entry of a bare reply

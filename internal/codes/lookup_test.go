@@ -90,7 +90,8 @@ var explainCases = []struct {
 	{"552 5.2.2 The email account that you tried to reach is over quota. - gsmtp", "", "google-552-5.2.2-over-quota", "Mailbox full", true},
 	{"554 5.7.1 Service unavailable; Client host [192.0.2.1] blocked using zen.spamhaus.org; https://www.spamhaus.org/query/ip/192.0.2.1", "", "other-5.7.1-spamhaus-zen", "Blocked", true},
 	// unknown detail falls back to the subject's generic entry
-	{"550 5.7.999 Custom refusal", "", "rfc-5.7.0", "", true},
+	{"550 5.7.99 Custom refusal", "", "rfc-5.7.0", "", true},
+	{"550 5.7.999 Custom refusal", "", "microsoft-550-5.7.900-999-transport-rule", "", true},
 }
 
 func TestExplain(t *testing.T) {
@@ -171,6 +172,11 @@ func TestLookup(t *testing.T) {
 		{"550 5.1.1", "google", "google-550-5.1.1-no-such-user"},
 		{"550 5.7.1", "", "rfc-5.7.1"},
 		{"2.0.0", "", "rfc-2.0.0"},
+		// a provider's own code needs no provider
+		{"550-5.7.708", "", "microsoft-550-5.7.708-ip-not-accepted"},
+		{"451 4.7.555", "", "microsoft-451-4.7.500-699-as-throttle"},
+		{"5.7.750", "", "microsoft-550-5.7.750-unregistered-domains"},
+		{"550 5.7.708", "google", "rfc-5.7.0"},
 	} {
 		m, ok := Lookup(tt.code, tt.provider)
 		if !ok || m.Entry.ID != tt.want {
@@ -195,7 +201,8 @@ func TestForResult(t *testing.T) {
 		{"", "", "550 5.1.10 RESOLVER.ADR.RecipientNotFound; Recipient not found by SMTP address lookup", "microsoft", "microsoft-550-5.1.10-recipient-not-found"},
 		{"5.0.0", "", "", "", "rfc-5.0.0"},
 		{"", "554", "554 delivery error: dd This user doesn't have a yahoo.com account", "yahoo", "yahoo-554-no-account"},
-		{"5.7.999", "550", "refused", "", "rfc-5.7.0"},
+		{"5.7.99", "550", "refused", "", "rfc-5.7.0"},
+		{"5.7.708", "550", "550 5.7.708 Service unavailable.", "other", "microsoft-550-5.7.708-ip-not-accepted"},
 	} {
 		e, ok := ForResult(tt.status, tt.reply, tt.diag, tt.provider)
 		if !ok || e.ID != tt.want {
