@@ -26,6 +26,9 @@ TEST_ENV := REBOUND_TEST_DATABASE_URL='$(SERVICES_DATABASE_URL)' \
 
 TESTFLAGS ?=
 MIGRATE ?= up
+BENCH ?= .
+BENCHPKGS ?= ./...
+BENCHCOUNT ?= 1
 
 .PHONY: help services-up services-down services-status migrate run-api run-worker test bench lint build
 
@@ -54,10 +57,10 @@ test: services-up ## start services, migrate, run every test against them
 	$(TEST_ENV) $(GO) run ./cmd/rebound migrate up
 	$(TEST_ENV) $(GO) test $(TESTFLAGS) ./...
 
-bench: services-up ## run all benchmarks into bench-<time>.txt; compare with the previous run via benchstat
+bench: services-up ## run benchmarks (BENCH=regexp BENCHPKGS=./pkg/... BENCHCOUNT=6 for benchstat confidence) into bench-<time>.txt; benchstat against the previous report
 	@prev=$$(ls -1 bench-*.txt 2>/dev/null | tail -n 1 || true); \
 	out=bench-$$(date -u +%Y%m%dT%H%M%SZ).txt; \
-	$(TEST_ENV) $(GO) test -run '^$$' -bench . -benchmem ./... | tee "$$out"; \
+	$(TEST_ENV) $(GO) test -run '^$$' -bench '$(BENCH)' -benchmem -count $(BENCHCOUNT) $(BENCHPKGS) | tee "$$out"; \
 	echo "bench: report written to $$out"; \
 	bs=$$(command -v benchstat || echo "$$($(GO) env GOPATH)/bin/benchstat"); \
 	if [ ! -x "$$bs" ]; then $(GO) install golang.org/x/perf/cmd/benchstat@latest || true; fi; \
