@@ -59,6 +59,11 @@ var classifyCases = []classifyCase{
 	// the same words at MAIL FROM concern the sender
 	{"bounce", "5.1.0", "553", "MAIL", "553 5.1.0 neko.example.com does not exist", "", "hard", "rejected", "Blocked", false},
 
+	// guards: local parts, host names and footers are not phrases
+	{"bounce", "5.1.1", "550", "", "550 5.1.1 <spam-reports@example.com>: Recipient address rejected: User unknown in local recipient table", "", "hard", "userunknown", "Invalid recipient", true},
+	{"bounce", "5.1.1", "550", "", "550 5.1.1 <mailboxfull@example.com>... User Unknown (scanned by antivirus)", "", "hard", "userunknown", "Invalid recipient", true},
+	{"bounce", "5.1.1", "550", "", "550 5.1.1 User unknown - see https://help.uber.example/absorbs", "", "hard", "userunknown", "Invalid recipient", true},
+
 	// ---- hostunknown
 	{"bounce", "5.4.4", "", "", "Host or domain name not found. Name service error for name=example.invalid type=A: Host not found", "", "hard", "hostunknown", "Domain not found", true},
 	{"bounce", "5.1.2", "", "", "", "", "hard", "hostunknown", "Domain not found", true},

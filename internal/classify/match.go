@@ -3,6 +3,7 @@ package classify
 import (
 	"bytes"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -173,16 +174,18 @@ func normalize(s string, buf []byte) []byte {
 			s = s[:len(s)-1]
 		}
 	}
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			s = strings.ToLower(s)
-			break
-		}
-	}
 	out := buf[:0]
 	space := true // drop leading space
 	for i := 0; i < len(s); i++ {
 		c := s[i]
+		if c >= 0x80 {
+			// Non-ASCII: lower-case the rune (Cyrillic, accented Latin ...).
+			r, n := utf8.DecodeRuneInString(s[i:])
+			out = utf8.AppendRune(out, unicode.ToLower(r))
+			i += n - 1
+			space = false
+			continue
+		}
 		switch {
 		case c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f':
 			if !space {

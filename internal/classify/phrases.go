@@ -420,7 +420,7 @@ var strongPhraseTable = []phraseRule{
 	{ReasonSpeeding, "server busy. please try again later from"}, // Microsoft 4.7.500-699 throttling
 
 	// ---- virusdetected: the message carries malware
-	{ReasonVirusDetected, "virus"},
+	{ReasonVirusDetected, " virus"},
 	{ReasonVirusDetected, "malware"},
 	{ReasonVirusDetected, "malicious"},
 	{ReasonVirusDetected, "infected"},
@@ -445,8 +445,8 @@ var strongPhraseTable = []phraseRule{
 	{ReasonSpamDetected, "anti-spam"},
 	{ReasonSpamDetected, "antispam"},
 	{ReasonSpamDetected, "unsolicited"},
-	{ReasonSpamDetected, " ube"},
-	{ReasonSpamDetected, " uce"},
+	{ReasonSpamDetected, " ube "},
+	{ReasonSpamDetected, " uce "},
 	{ReasonSpamDetected, "bulk mail"},
 	{ReasonSpamDetected, "junk mail"},
 	{ReasonSpamDetected, "message content rejected"},
@@ -471,7 +471,7 @@ var strongPhraseTable = []phraseRule{
 	// ---- blocked: the sending IP or host is blocklisted or refused
 	{ReasonBlocked, "spamhaus"},
 	{ReasonBlocked, "spamcop"},
-	{ReasonBlocked, "sorbs"},
+	{ReasonBlocked, " sorbs"},
 	{ReasonBlocked, "barracudacentral"},
 	{ReasonBlocked, "blocked using"},
 	{ReasonBlocked, "blacklist"},
@@ -502,7 +502,6 @@ var strongPhraseTable = []phraseRule{
 	{ReasonBlocked, "dialup"},
 	{ReasonBlocked, "residential"},
 	{ReasonBlocked, "smtp server of your isp"},
-	{ReasonBlocked, "internet service provider"},
 	{ReasonBlocked, "open relay"},
 	{ReasonBlocked, "refused to talk to me"},
 	{ReasonBlocked, "not accepting connections"},
