@@ -423,6 +423,7 @@ var providerHints = []struct{ hint, provider string }{
 	{"zoho", "zoho"},
 	{"comcast", "comcast"},
 	{"gmx.", "gmx"},
+	{"t-online.de", "tonline"},
 	{"web.de", "gmx"},
 }
 

@@ -307,3 +307,19 @@ func BenchmarkForResult(b *testing.B) {
 		ForResult(c.status, c.reply, c.diag, c.provider)
 	}
 }
+
+func TestOutlookBlockCodeVariants(t *testing.T) {
+	// Outlook.com writes the block-list code both as (S3150) and (AS3150).
+	for _, in := range []string{
+		"550 5.7.1 Unfortunately, messages from [204.0.113.44] weren't sent. Please contact your Internet service provider since part of their network is on our block list (AS3150). You can also refer your provider to http://mail.live.com/mail/troubleshooting.aspx#errors.",
+		"550 5.7.1 Unfortunately, messages from [69.0.2.149] weren't sent. Please contact your Internet service provider since part of their network is on our block list (AS3140).",
+	} {
+		m, ok := Explain(in, "")
+		if !ok || m.Entry.Provider != ProviderMicrosoft || m.Entry.Reason != "blocked" || !m.Entry.KeepAddress {
+			t.Errorf("Explain(%q) = %v", in, m.Entry)
+		}
+	}
+	if m, _ := Explain("Remote Server returned '550 5.1.1 RESOLVER.ADR.ExRecipNotFound; not found'", ""); m.Entry == nil || m.Entry.ID != "microsoft-550-5.1.1-recipient-not-found" {
+		t.Errorf("ExRecipNotFound = %v", m.Entry)
+	}
+}
