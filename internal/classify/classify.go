@@ -15,8 +15,8 @@ import (
 // has no reason and no label. None of them has a class or an invalid
 // address. A result with an empty Kind is read as a bounce.
 //
-// For bounce and delayed results the reason comes from Reason (see there for
-// the order of evidence). Class (bounce only) is the first digit of the
+// For bounce and delayed results the reason comes from ReasonOf (see there
+// for the order of evidence). Class (bounce only) is the first digit of the
 // enhanced status code, else of the reply code (4 soft, 5 hard), else hard
 // only where the address is invalid. The label follows the reason (and the
 // class, for undefined); a delayed result is labelled "Delayed" whatever its
@@ -124,9 +124,13 @@ var retryHints = map[string]bool{
 //
 // An address reason (userunknown, hostunknown, notaccept) read from the
 // text is about the address the refused command carried: at MAIL FROM it is
-// the sender's (rejected), at HELO our host's (blocked), and a "user
-// unknown" answered to DATA comes from a content filter (filtered), since
-// the recipient was accepted at RCPT TO.
+// the sender's (rejected), at HELO our host's (blocked). Generic "user
+// unknown" wording counts as userunknown only with an X.1.x status code or
+// in answer to RCPT TO; otherwise it is a filter's canned reply (filtered),
+// so that address_invalid is kept for answers that concern the mailbox.
+// A provider's own statement that the mailbox does not exist (Gmail, Exchange,
+// Yahoo, Domino ...; reasonUserUnknownDefinite) stays userunknown. See
+// byCommand and refine.
 func ReasonOf(e Evidence) string {
 	if e.Hint != "" && isReason(e.Hint) && !retryHints[e.Hint] {
 		return e.Hint
