@@ -22,6 +22,8 @@ import (
 	"io/fs"
 	"net/url"
 	"os"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -39,6 +41,15 @@ const (
 	EnvURL         = "REBOUND_TEST_DATABASE_URL"
 	EnvFallbackURL = "DATABASE_URL"
 )
+
+// testPrefix starts the name of every test database, followed by its
+// creation time (Unix seconds) and a random part.
+const testPrefix = "rebound_test_"
+
+// staleAfter is the age from which a test database is taken as left behind by
+// a test process that crashed before its cleanup; the first template lookup
+// of each process drops those.
+const staleAfter = 6 * time.Hour
 
 // timeout bounds each administrative step (creating the template, copying it,
 // dropping a database).
@@ -171,8 +182,36 @@ func ensureTemplate(a *sql.DB) (string, error) {
 			return "", fmt.Errorf("dbtest: finish template: %w", err)
 		}
 	}
+	dropStale(ctx, conn)
 	template = name
 	return name, nil
+}
+
+// dropStale drops test databases older than staleAfter. Failures are ignored:
+// this is only tidying.
+func dropStale(ctx context.Context, conn *sql.Conn) {
+	rows, err := conn.QueryContext(ctx, "SELECT datname FROM pg_database WHERE datname LIKE $1", testPrefix+"%")
+	if err != nil {
+		return
+	}
+	var stale []string
+	for rows.Next() {
+		var name string
+		if rows.Scan(&name) != nil {
+			continue
+		}
+		created, _, ok := strings.Cut(strings.TrimPrefix(name, testPrefix), "_")
+		if !ok {
+			continue
+		}
+		if sec, err := strconv.ParseInt(created, 10, 64); err == nil && time.Since(time.Unix(sec, 0)) > staleAfter {
+			stale = append(stale, name)
+		}
+	}
+	_ = rows.Close()
+	for _, name := range stale {
+		_, _ = conn.ExecContext(ctx, "DROP DATABASE IF EXISTS "+quote(name)+" WITH (FORCE)")
+	}
 }
 
 // migrate applies every embedded migration to the database at dsn.
@@ -195,7 +234,7 @@ func migrate(ctx context.Context, dsn string) error {
 // create makes a randomly named copy of tmpl and registers its removal.
 func create(tb testing.TB, a *sql.DB, tmpl string) string {
 	tb.Helper()
-	name := "rebound_test_" + randomHex(8)
+	name := fmt.Sprintf("%s%d_%s", testPrefix, time.Now().Unix(), randomHex(6))
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	if _, err := a.ExecContext(ctx, "CREATE DATABASE "+quote(name)+" TEMPLATE "+quote(tmpl)); err != nil {
