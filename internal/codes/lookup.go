@@ -229,7 +229,8 @@ func (ix *index) finish(q *query, m Match) (Match, bool) {
 // code ("550", may be ""), diagnostic the Diagnostic-Code text and
 // provider the dsn.Provider string ("google", "microsoft", "yahoo",
 // "apple", "other" or ""). Codes missing from status and replyCode are
-// read from the diagnostic. It picks the entry as Explain does and does not
+// read from the diagnostic, as is a more specific enhanced code of the same
+// class when status is only "4.0.0" or "5.0.0". It picks the entry as Explain does and does not
 // allocate unless the diagnostic holds a multi-line reply.
 func ForResult(status, replyCode, diagnostic, provider string) (*Entry, bool) {
 	ix := get()
@@ -240,12 +241,14 @@ func ForResult(status, replyCode, diagnostic, provider string) (*Entry, bool) {
 			q.enh = ""
 		}
 	}
-	if q.reply == "" || q.enh == "" {
+	if q.reply == "" || q.enh == "" || unspecific(q.enh) {
 		r, e, _ := parseCodes(text)
 		if q.reply == "" {
 			q.reply = r
 		}
-		if q.enh == "" {
+		// The diagnostic's own code is used when the status field is
+		// missing or only says "5.0.0" while the server named e.g. 5.1.1.
+		if q.enh == "" || (e != "" && unspecific(q.enh) && e[0] == q.enh[0]) {
 			q.enh = e
 		}
 	}
@@ -290,6 +293,12 @@ func (ix *index) soleProvider(enh string) string {
 		}
 	}
 	return p
+}
+
+// unspecific reports whether an enhanced code is "X.0.0", which says only
+// the class.
+func unspecific(enh string) bool {
+	return len(enh) == 5 && enh[1:] == ".0.0"
 }
 
 // replyOnlyGeneric reports whether e is the generic entry of a bare reply

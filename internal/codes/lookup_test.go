@@ -89,6 +89,8 @@ var explainCases = []struct {
 	{"550 5.7.26 This mail has been blocked because the sender is unauthenticated. Gmail requires all senders to authenticate with either SPF or DKIM. - gsmtp", "", "google-550-5.7.26-unauthenticated", "Policy or authentication", true},
 	{"552 5.2.2 The email account that you tried to reach is over quota. - gsmtp", "", "google-552-5.2.2-over-quota", "Mailbox full", true},
 	{"554 5.7.1 Service unavailable; Client host [192.0.2.1] blocked using zen.spamhaus.org; https://www.spamhaus.org/query/ip/192.0.2.1", "", "other-5.7.1-spamhaus-zen", "Blocked", true},
+	// a known reply text alone
+	{"Multiple destination domains per transaction is unsupported", "", "google-451-4.3.0-multiple-domains", "Temporary failure", true},
 	// unknown detail falls back to the subject's generic entry
 	{"550 5.7.99 Custom refusal", "", "rfc-5.7.0", "", true},
 	{"550 5.7.999 Custom refusal", "", "microsoft-550-5.7.900-999-transport-rule", "", true},
@@ -200,6 +202,8 @@ func TestForResult(t *testing.T) {
 		{"4.3.0", "451", "451-4.3.0 Multiple destination domains per transaction is unsupported. Please try again.", "google", "google-451-4.3.0-multiple-domains"},
 		{"", "", "550 5.1.10 RESOLVER.ADR.RecipientNotFound; Recipient not found by SMTP address lookup", "microsoft", "microsoft-550-5.1.10-recipient-not-found"},
 		{"5.0.0", "", "", "", "rfc-5.0.0"},
+		{"5.0.0", "", "host mx.example.org said: 550 5.1.1 <a@example.org>: Recipient address rejected: User unknown in virtual mailbox table", "other", "other-550-5.1.1-unknown-user-table"},
+		{"4.0.0", "", "said: 550 5.1.1 unknown", "", "rfc-4.0.0"},
 		{"", "554", "554 delivery error: dd This user doesn't have a yahoo.com account", "yahoo", "yahoo-554-no-account"},
 		{"5.7.99", "550", "refused", "", "rfc-5.7.0"},
 		{"5.7.708", "550", "550 5.7.708 Service unavailable.", "other", "microsoft-550-5.7.708-ip-not-accepted"},
