@@ -1,6 +1,7 @@
 package codes
 
 import (
+	"bytes"
 	"embed"
 	"encoding/json"
 	"fmt"
@@ -118,7 +119,7 @@ func load() (*index, error) {
 			return nil, fmt.Errorf("codes: read %s: %w", g, err)
 		}
 		var fd fileData
-		dec := json.NewDecoder(strings.NewReader(string(b)))
+		dec := json.NewDecoder(bytes.NewReader(b))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&fd); err != nil {
 			return nil, fmt.Errorf("codes: decode %s.json: %w", g, err)
