@@ -120,13 +120,17 @@ running() {
 port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; }
 
 cmd_up() {
+	# Test packages run in parallel and may all call `up` at once.
+	mkdir -p "$DIR"
+	exec 9>"$DIR/.lock"
+	flock 9
 	install_missing
 	write_config
 	if running; then
 		log "already running on 127.0.0.1:$PORT"
 		return 0
 	fi
-	"$(find_dovecot)" -c "$CONF" || die "dovecot failed to start; see $DIR/dovecot.log"
+	"$(find_dovecot)" -c "$CONF" 9>&- || die "dovecot failed to start; see $DIR/dovecot.log"
 	for _ in $(seq 1 100); do
 		port_open && { log "running on 127.0.0.1:$PORT (config $CONF)"; return 0; }
 		sleep 0.1
