@@ -332,9 +332,9 @@ func TestOutlookBlockCodeVariants(t *testing.T) {
 
 func TestGmailWordingVariants(t *testing.T) {
 	for in, want := range map[string]string{
-		"450 4.2.1 The user you are trying to contact is receiving email too quickly. Please resend your message at a later time.": "google-450-4.2.1-too-quickly",
-		"450 4.2.1 The user you are trying to contact is receiving email at a rate that prevents additional messages from being delivered.": "google-450-4.2.1-rate-prevents",
-		"450 4.2.1 Peak SMTP relay limit exceeded for this customer. This is a temporary error.": "google-450-4.2.1-relay-peak",
+		"450 4.2.1 The user you are trying to contact is receiving email too quickly. Please resend your message at a later time.":                                                                       "google-450-4.2.1-too-quickly",
+		"450 4.2.1 The user you are trying to contact is receiving email at a rate that prevents additional messages from being delivered.":                                                              "google-450-4.2.1-rate-prevents",
+		"450 4.2.1 Peak SMTP relay limit exceeded for this customer. This is a temporary error.":                                                                                                         "google-450-4.2.1-relay-peak",
 		"550-5.7.1 [188.0.2.209 11] Our system has detected that this message is 550-5.7.1 not RFC 2822 compliant. To reduce the amount of spam sent to Gmail, 550-5.7.1 this message has been blocked.": "google-550-5.7.1-duplicate-headers",
 	} {
 		if m, ok := Explain(in, ""); !ok || m.Entry.ID != want {
