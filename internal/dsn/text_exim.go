@@ -30,7 +30,9 @@ var eximHints = []phraseHint{
 	{"was frozen on arrival", "expired"},
 	{"has been frozen", "expired"},
 	{"no action is required on your part", "expired"},
+	{"no host found for existing smtp connection", "notaccept"},
 	{"all host address lookups failed temporarily", "networkerror"},
+	{"smtp timeout while connected to", "networkerror"},
 	{"remote host address is the local host", "networkerror"},
 }
 

@@ -13,7 +13,10 @@ var qmailHints = []phraseHint{
 	{"sorry, i couldn't find any host named", "hostunknown"},
 	{"sorry, i couldn't find any host by that name", "hostunknown"},
 	{"sorry, i couldn't find a mail exchanger or ip address", "notaccept"},
-	{"although i'm listed as a best-preference mx or a for that host", "notaccept"},
+	// the receiving host lists itself as MX but does not accept the domain:
+	// its own misconfiguration.
+	{"although i'm listed as a best-preference mx or a for that host", "systemerror"},
+	{"bad interpreter: no such file or directory", "systemerror"},
 	{"sorry, i wasn't able to establish an smtp connection", "networkerror"},
 	{"sorry, i don't accept mail for", "norelaying"},
 	{"this message is looping", "systemerror"},
