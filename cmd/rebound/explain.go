@@ -158,7 +158,11 @@ func printExplanation(w io.Writer, m codes.Match) {
 	row := func(k, v string) { wrapItem(w, fmt.Sprintf("  %-15s ", k+":"), strings.Repeat(" ", 18), v) }
 	prov := e.ProviderName
 	if m.Inferred && e.Provider == m.Provider {
-		prov += " (recognised from the reply)"
+		if m.ByText || codes.InferProvider(m.Parsed.Text) == m.Provider {
+			prov += " (recognised from the reply)"
+		} else {
+			prov += " (only this provider uses the code)"
+		}
 	}
 	row("Provider", prov)
 	if m.Parsed.Text != "" {
