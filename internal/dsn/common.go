@@ -20,7 +20,11 @@ func finish(m *message, res []Result, format string) {
 		case KindBounce, KindDelayed, KindDelivered:
 			fillCodes(r)
 			if r.Command == "" && r.Kind != KindDelivered {
-				r.Command = commandOf(m, r, len(res) == 1)
+				if len(res) <= maxTextLookups {
+					r.Command = commandOf(m, r, len(res) == 1)
+				} else {
+					r.Command = commandIn(lowerASCII(r.Diagnostic))
+				}
 			}
 			if r.Action == "" {
 				switch r.Kind {
@@ -42,6 +46,10 @@ func finish(m *message, res []Result, format string) {
 		}
 	}
 }
+
+// maxTextLookups is the number of results above which finish no longer
+// searches the whole text once per result (bounded work on huge bounces).
+const maxTextLookups = 50
 
 // fillCodes completes Status and ReplyCode from the diagnostic text: a
 // missing or generic (X.0.0) status is replaced by a more specific code of

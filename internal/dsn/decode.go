@@ -242,6 +242,7 @@ func isAttachment(p *part) bool {
 // and <tr> ended with a line break, common entities decoded.
 func stripHTML(b []byte) []byte {
 	out := make([]byte, 0, len(b))
+	noClose := false
 	for i := 0; i < len(b); i++ {
 		c := b[i]
 		if c == '<' {
@@ -255,12 +256,13 @@ func stripHTML(b []byte) []byte {
 				out = append(out, '\n')
 			}
 			if strings.HasPrefix(tag, "style") || strings.HasPrefix(tag, "script") {
-				if !strings.HasPrefix(lowerASCII(string(b[i+1:i+2])), "/") {
-					end := bytes.Index(bytes.ToLower(b[i:]), []byte("</"+tag[:5]))
+				if !noClose && !strings.HasPrefix(lowerASCII(string(b[i+1:i+2])), "/") {
+					end := indexFold(b[i:], "</"+tag[:5])
 					if end > 0 {
 						i += end
 						continue
 					}
+					noClose = true // never search the rest again
 				}
 			}
 			i += j
@@ -290,6 +292,28 @@ func stripHTML(b []byte) []byte {
 		out = append(out, c)
 	}
 	return out
+}
+
+// indexFold returns the index of the lower-case ASCII needle in b,
+// ignoring case, or -1.
+func indexFold(b []byte, needle string) int {
+	if len(needle) == 0 {
+		return 0
+	}
+	first := needle[0]
+	for i := 0; i+len(needle) <= len(b); i++ {
+		c := b[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != first {
+			continue
+		}
+		if strings.EqualFold(string(b[i:i+len(needle)]), needle) {
+			return i
+		}
+	}
+	return -1
 }
 
 // hasAnyOf reports whether s contains one of the substrings.

@@ -98,6 +98,20 @@ func parseHeader(b []byte) (header, []byte) {
 	}
 	h = make(header, 0, 24)
 	pos := 0
+	// fold collects the continuation lines of the last field; they are
+	// joined once when the field ends (no quadratic concatenation).
+	var fold []string
+	endField := func() {
+		if len(fold) > 0 && len(h) > 0 {
+			last := &h[len(h)-1]
+			parts := fold
+			if last.value != "" {
+				parts = append([]string{last.value}, fold...)
+			}
+			last.value = strings.Join(parts, " ")
+		}
+		fold = fold[:0]
+	}
 	for pos < len(b) {
 		end := bytes.IndexByte(b[pos:], '\n')
 		var line []byte
@@ -109,18 +123,13 @@ func parseHeader(b []byte) (header, []byte) {
 			next = pos + end + 1
 		}
 		if len(line) == 0 {
+			endField()
 			return h, b[next:]
 		}
 		if line[0] == ' ' || line[0] == '\t' {
 			if len(h) > 0 {
-				t := bytes.TrimSpace(line)
-				if len(t) > 0 {
-					last := &h[len(h)-1]
-					if last.value == "" {
-						last.value = string(t)
-					} else {
-						last.value = last.value + " " + string(t)
-					}
+				if t := bytes.TrimSpace(line); len(t) > 0 {
+					fold = append(fold, string(t))
 				}
 			}
 			pos = next
@@ -129,11 +138,14 @@ func parseHeader(b []byte) (header, []byte) {
 		colon := bytes.IndexByte(line, ':')
 		if colon <= 0 || !isFieldName(line[:colon]) {
 			// Not a header line: the header ends here without a blank line.
+			endField()
 			return h, b[pos:]
 		}
+		endField()
 		h = append(h, field{name: fieldName(line[:colon]), value: string(bytes.TrimSpace(line[colon+1:]))})
 		pos = next
 	}
+	endField()
 	return h, nil
 }
 

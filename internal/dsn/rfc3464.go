@@ -59,14 +59,19 @@ func parseRFC3464(m *message) ([]Result, error) {
 // the field.
 func dsFields(s string, fn func(name, value string, newGroup bool)) {
 	var name, value string
+	var fold []string
 	blank := false
 	pendingBlank := false
 	flush := func() {
 		if name != "" {
+			if len(fold) > 0 {
+				value = value + " " + strings.Join(fold, " ")
+			}
 			fn(name, value, pendingBlank)
 			pendingBlank = false
 		}
 		name, value = "", ""
+		fold = fold[:0]
 	}
 	for len(s) > 0 {
 		nl := strings.IndexByte(s, '\n')
@@ -82,7 +87,7 @@ func dsFields(s string, fn func(name, value string, newGroup bool)) {
 			continue
 		}
 		if (line[0] == ' ' || line[0] == '\t') && name != "" {
-			value += " " + strings.TrimSpace(line)
+			fold = append(fold, strings.TrimSpace(line))
 			continue
 		}
 		colon := strings.IndexByte(line, ':')

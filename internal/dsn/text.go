@@ -213,10 +213,12 @@ func parseLoose(m *message, f *looseFormat) []Result {
 		diag     []string
 		preamble []string
 		blankRun int
+		cur      = -1
+		seen     = map[string]int{}
 	)
 	flush := func() {
-		if len(res) > 0 {
-			r := &res[len(res)-1]
+		if cur >= 0 {
+			r := &res[cur]
 			d := strings.Join(diag, " ")
 			if r.Diagnostic == "" {
 				r.Diagnostic = d
@@ -240,24 +242,14 @@ func parseLoose(m *message, f *looseFormat) []Result {
 		lineL := secL[off : off+len(line)]
 		if addr, rest, ok := recipientLine(trimmed, strings.TrimSpace(lineL), prefixes, f.addressAnywhere); ok {
 			flush()
-			dup := false
-			for i := range res {
-				if strings.EqualFold(res[i].Recipient, addr) {
-					dup = true
-				}
-			}
-			if !dup {
-				res = append(res, Result{Kind: KindBounce, Recipient: addr, Diagnostic: rest})
+			key := lowerASCII(addr)
+			if at, dup := seen[key]; dup {
+				// Repeated mention: following text goes to that recipient.
+				cur = at
 			} else {
-				// Repeated mention: attach following text to the first one.
-				for i := range res {
-					if strings.EqualFold(res[i].Recipient, addr) {
-						r := res[i]
-						res = append(res[:i], res[i+1:]...)
-						res = append(res, r)
-						break
-					}
-				}
+				seen[key] = len(res)
+				res = append(res, Result{Kind: KindBounce, Recipient: addr, Diagnostic: rest})
+				cur = len(res) - 1
 			}
 			blankRun = 0
 			continue
@@ -266,7 +258,7 @@ func parseLoose(m *message, f *looseFormat) []Result {
 			if len(preamble) < 40 {
 				preamble = append(preamble, trimmed)
 			}
-		} else if blankRun == 0 || len(diag) == 0 && res[len(res)-1].Diagnostic == "" {
+		} else if blankRun == 0 || len(diag) == 0 && res[cur].Diagnostic == "" {
 			if len(diag) < 60 {
 				diag = append(diag, trimmed)
 			}
