@@ -29,7 +29,7 @@ func TestHostileInputs(t *testing.T) {
 			}
 			return b.String()
 		}(),
-		"parts": "From: a@b.test\nContent-Type: multipart/mixed; boundary=z\n\n" + strings.Repeat("--z\n\nx\n", maxParts-5) + "--z--\n",
+		"parts":  "From: a@b.test\nContent-Type: multipart/mixed; boundary=z\n\n" + strings.Repeat("--z\n\nx\n", maxParts-5) + "--z--\n",
 		"arrows": "From: MAILER-DAEMON@b.test\nSubject: Returned mail\n\n" + strings.Repeat(">>> DATA\n<<< 550 5.7.1 no\n", n/8),
 	}
 	for name, raw := range cases {
