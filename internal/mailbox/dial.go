@@ -327,8 +327,7 @@ func (c *Conn) authenticate(ctx context.Context, cr Credentials, token string) e
 	}
 	var imapErr *imap.Error
 	var bearerErr *sasl.OAuthBearerError
-	var xoErr *xoauth2Error
-	if errors.As(err, &imapErr) || errors.As(err, &bearerErr) || errors.As(err, &xoErr) {
+	if errors.As(err, &imapErr) || errors.As(err, &bearerErr) {
 		if imapErr != nil && imapErr.Code == imap.ResponseCodeUnavailable {
 			return fmt.Errorf("mailbox: authenticate (%s): server unavailable: %w", mech, err)
 		}

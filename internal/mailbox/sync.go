@@ -1,6 +1,7 @@
 package mailbox
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -208,20 +209,22 @@ func (c *Conn) syncFolder(ctx context.Context, rec Recorder, folder string, o *S
 			"seen", len(chunk), "fetched", len(msgs), "bounces", len(res.BounceUIDs))
 	}
 	// After a rescan, move the checkpoint past everything that existed when
-	// the folder was opened, so messages older than the window are not
-	// searched for again.
-	if fs.Rescan && sel.UIDNext > 1 && uint32(sel.UIDNext)-1 > fs.LastUID || fs.Rescan && len(uids) == 0 {
+	// the folder was opened (older messages stay outside the window), and
+	// store the new UIDVALIDITY even when nothing matched.
+	if fs.Rescan {
 		top := fs.LastUID
 		if sel.UIDNext > 1 && uint32(sel.UIDNext)-1 > top {
 			top = uint32(sel.UIDNext) - 1
 		}
-		next := Checkpoint{Folder: folder, UIDValidity: sel.UIDValidity, LastUID: top}
-		if _, err := rec.RecordBatch(ctx, nil, next); err != nil {
-			return fs, fmt.Errorf("record checkpoint: %w", err)
+		if top > fs.LastUID || len(uids) == 0 {
+			next := Checkpoint{Folder: folder, UIDValidity: sel.UIDValidity, LastUID: top}
+			if _, err := rec.RecordBatch(ctx, nil, next); err != nil {
+				return fs, fmt.Errorf("record checkpoint: %w", err)
+			}
+			fs.LastUID = top
 		}
-		fs.LastUID = top
 	}
-	if len(bounces) > 0 && c.settings.ProcessedAction != ProcessedNone && c.settings.ProcessedAction != "" {
+	if len(bounces) > 0 && c.settings.ProcessedAction != ProcessedNone {
 		n, err := c.applyProcessed(folder, bounces)
 		fs.Processed = n
 		if err != nil {
@@ -317,7 +320,7 @@ func (c *Conn) fetchBatch(folder string, uidValidity uint32, uids []uint32, o *S
 			return nil, fmt.Errorf("fetch bodies: %w", err)
 		}
 	}
-	slices.SortFunc(msgs, func(a, b Message) int { return int(a.UID) - int(b.UID) })
+	slices.SortFunc(msgs, func(a, b Message) int { return cmp.Compare(a.UID, b.UID) })
 	return msgs, nil
 }
 

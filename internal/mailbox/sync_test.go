@@ -115,6 +115,26 @@ func runSyncSuite(t *testing.T, newEnv func(testing.TB) *syncEnv) {
 		}
 	})
 
+	t.Run("large messages fetched partially", func(t *testing.T) {
+		e := newEnv(t)
+		loadMessages(t, e.admin(t), "INBOX", genMix(10, time.Now()))
+		conn, err := Dial(context.Background(), e.settings, e.creds, e.policy)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		rec := newMemRecorder()
+		st, err := conn.Sync(context.Background(), rec, &SyncOptions{MaxMessageBytes: 600})
+		if err != nil || st.Fetched != 5 || len(rec.messages) != 5 {
+			t.Fatalf("%+v, %v, %d recorded", st, err, len(rec.messages))
+		}
+		for _, m := range rec.messages {
+			if !m.Truncated || len(m.Raw) != 600 {
+				t.Fatalf("message %d: truncated %v, %d bytes; want the first 600", m.UID, m.Truncated, len(m.Raw))
+			}
+		}
+	})
+
 	t.Run("recorder failure keeps checkpoint", func(t *testing.T) {
 		e := newEnv(t)
 		loadMessages(t, e.admin(t), "INBOX", genMix(100, time.Now()))

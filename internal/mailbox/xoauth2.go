@@ -1,9 +1,6 @@
 package mailbox
 
-import (
-	"encoding/json"
-	"fmt"
-)
+import "fmt"
 
 // xoauth2Client is a go-sasl Client for the XOAUTH2 mechanism documented by
 // Google ("OAuth 2.0 Mechanism", developers.google.com/gmail/imap/xoauth2-protocol)
@@ -20,17 +17,6 @@ type xoauth2Client struct {
 	failed   bool
 }
 
-// xoauth2Error is the JSON error a server sends as an XOAUTH2 challenge.
-type xoauth2Error struct {
-	Status  string `json:"status"`
-	Schemes string `json:"schemes"`
-	Scope   string `json:"scope"`
-}
-
-func (e *xoauth2Error) Error() string {
-	return fmt.Sprintf("mailbox: XOAUTH2 refused (status %s)", e.Status)
-}
-
 func (c *xoauth2Client) Start() (string, []byte, error) {
 	return MechXOAuth2, []byte("user=" + c.username + "\x01auth=Bearer " + c.token + "\x01\x01"), nil
 }
@@ -42,7 +28,5 @@ func (c *xoauth2Client) Next(challenge []byte) ([]byte, error) {
 	// The only challenge in XOAUTH2 is the error report: acknowledge it with
 	// an empty response so the server ends the exchange with NO.
 	c.failed = true
-	var e xoauth2Error
-	_ = json.Unmarshal(challenge, &e)
 	return []byte{}, nil
 }
