@@ -42,7 +42,7 @@ services-down: ## stop the private PostgreSQL and Redis
 	@$(SERVICES) down
 
 services-status: ## show whether the private services run, and their URLs
-	@$(SERVICES) status
+	@$(SERVICES) status || true
 
 migrate: services-up ## apply migrations to DATABASE_URL (MIGRATE=status|down|reset to do otherwise)
 	$(GO) run ./cmd/rebound migrate $(MIGRATE)

@@ -3,9 +3,9 @@
 //
 // The first call in a test process builds (or finds) a template database that
 // holds the embedded migrations, named after a hash of them, so later calls and
-// later runs only copy it with CREATE DATABASE ... TEMPLATE, which takes tens of
-// milliseconds. Each test's database gets a random name and is dropped in
-// tb.Cleanup.
+// later runs only copy it with CREATE DATABASE ... TEMPLATE, which costs no
+// more than creating an empty database. Each test's database gets a unique
+// name and is dropped in tb.Cleanup.
 //
 // The cluster is found through REBOUND_TEST_DATABASE_URL, or DATABASE_URL when
 // that is unset; the role in the URL needs CREATEDB. Without either variable a
