@@ -285,7 +285,7 @@ func TestPhraseTables(t *testing.T) {
 			if p != strings.ToLower(p) || strings.Contains(p, "  ") {
 				t.Errorf("%s %q: not normalised", name, r.phrase)
 			}
-			text := normalize("x "+strings.ReplaceAll(p, " * ", " gap ")+" x", make([]byte, 0, 256))
+			text := normalize("x "+strings.NewReplacer(" * ", " some gap ", " ~ ", " word ").Replace(p)+" x", make([]byte, 0, 256))
 			found := false
 			for _, mm := range m.find(text, nil) {
 				if m.rules[mm.rule].phrase == r.phrase {
@@ -323,5 +323,38 @@ func BenchmarkClassify(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		Classify(rs[i%len(rs)])
+	}
+}
+
+// TestMatcher checks the phrase conventions: word boundaries, " * " gaps,
+// " ~ " one-word gaps, and that a phrase lying inside a longer match gives
+// way to it whatever their ranks.
+func TestMatcher(t *testing.T) {
+	rules := []phraseRule{
+		{ReasonRequirePTR, " ptr "},
+		{ReasonMailboxFull, "mailbox * full"},
+		{ReasonHostUnknown, "553 ~ does not exist"},
+		{ReasonUserUnknown, "does not exist"},
+		{ReasonRejected, "sender address * does not exist"},
+	}
+	m := newMatcher(rules, reasonRank)
+	cases := []struct{ text, want string }{
+		{"no ptr record", ReasonRequirePTR},
+		{"(ptr)", ReasonRequirePTR},
+		{"interrupted", ""},
+		{"mailbox is currently full", ReasonMailboxFull},
+		{"mailbox" + strings.Repeat(" x", 100) + " full", ""},
+		{"553 example.com does not exist", ReasonHostUnknown},
+		{"553 the user does not exist", ReasonUserUnknown},
+		{"553 sender address @ does not exist", ReasonRejected},
+	}
+	for _, c := range cases {
+		got := ""
+		if i := m.best(m.find(normalize(c.text, nil), nil)); i >= 0 {
+			got = m.rules[i].reason
+		}
+		if got != c.want {
+			t.Errorf("%q: got %q, want %q", c.text, got, c.want)
+		}
 	}
 }

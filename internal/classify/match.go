@@ -15,7 +15,10 @@ import (
 //   - a leading or trailing space asks for a word boundary there: " ptr "
 //     matches "no ptr record" and "(ptr)" but not "interrupted";
 //   - " * " between two fragments lets up to maxGap bytes of anything sit
-//     between them: "mailbox * full" matches "mailbox is currently full".
+//     between them: "mailbox * full" matches "mailbox is currently full";
+//   - " ~ " between two fragments stands for exactly one word (no space):
+//     "553 ~ does not exist" matches "553 example.com does not exist" but
+//     not "553 domain of sender address does not exist".
 //
 // matcher finds every rule whose phrase occurs in a text in one pass: it
 // indexes rules by a hash of the first three bytes of their first fragment,
@@ -37,6 +40,7 @@ type compiledRule struct {
 	reason    string
 	rank      int      // precedence of the reason; lower wins
 	frags     [][]byte // fragments, in order
+	oneWord   []bool   // oneWord[i]: fragment i+1 follows a " ~ " gap
 	leftWord  bool     // word boundary required before the first fragment
 	rightWord bool     // word boundary required after the last fragment
 	phrase    string   // as written in the table, for tests and review
@@ -67,8 +71,13 @@ func newMatcher(rules []phraseRule, rank map[string]int) *matcher {
 		if strings.HasSuffix(p, " ") {
 			c.rightWord = true
 		}
-		for _, f := range strings.Split(strings.TrimSpace(p), " * ") {
-			c.frags = append(c.frags, []byte(f))
+		for i, f := range strings.Split(strings.TrimSpace(p), " * ") {
+			for j, g := range strings.Split(f, " ~ ") {
+				c.frags = append(c.frags, []byte(g))
+				if i+j > 0 {
+					c.oneWord = append(c.oneWord, j > 0)
+				}
+			}
 		}
 		if len(c.frags[0]) < 3 {
 			panic("classify: phrase too short to index: " + p)
@@ -110,7 +119,22 @@ func (m *matcher) find(text []byte, dst []match) []match {
 				}
 			}
 			end := i + len(f)
-			for _, g := range r.frags[1:] {
+			for k, g := range r.frags[1:] {
+				if r.oneWord[k] {
+					// " ~ ": a space, one word, a space, then g.
+					w := end + 1
+					if end >= n || text[end] != ' ' {
+						continue rules
+					}
+					for w < n && text[w] != ' ' {
+						w++
+					}
+					if w == end+1 || w >= n || !bytes.HasPrefix(text[w+1:], g) {
+						continue rules
+					}
+					end = w + 1 + len(g)
+					continue
+				}
 				lim := end + maxGap + len(g)
 				if lim > n {
 					lim = n

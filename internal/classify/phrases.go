@@ -180,6 +180,13 @@ var strongPhraseTable = []phraseRule{
 	{ReasonMesgTooBig, "邮件过大"},
 	{ReasonMesgTooBig, "邮件大小超过"},
 	{ReasonMesgTooBig, "mailsize limit"}, // NetEase "exceeded mailsize limit"
+	{ReasonMesgTooBig, "maximum inbound message size"},
+	{ReasonMesgTooBig, "maximum incoming message size"},
+	{ReasonMesgTooBig, "max message size exceeded"},
+	{ReasonMesgTooBig, "message file too big"}, // Postfix
+	{ReasonMesgTooBig, "message size exceeds maximum value"},
+	{ReasonMesgTooBig, "size limit"},
+	{ReasonMesgTooBig, "taille limite du message atteinte"},
 
 	// ---- exceedlimit: a per-recipient size or count limit
 	{ReasonExceedLimit, "recipsizelimit"}, // Exchange RESOLVER.RST.RecipSizeLimit
@@ -249,6 +256,20 @@ var strongPhraseTable = []phraseRule{
 	{ReasonSuspend, "账号已冻结"},
 	{ReasonSuspend, "帳戶已停用"},
 	{ReasonSuspend, "user is suspended"}, // Tencent QQ
+	{ReasonSuspend, "currently suspended"},
+	{ReasonSuspend, "has been suspended"},
+	{ReasonSuspend, "temporarily suspended"},
+	{ReasonSuspend, "archived recipient"},
+	{ReasonSuspend, "destinataire archivee"},
+	{ReasonSuspend, "destinataire archivée"},
+	{ReasonSuspend, "deactivated mailbox"}, // Tencent QQ
+	{ReasonSuspend, "user is terminated"},
+	{ReasonSuspend, "mailbox is frozen"},
+	{ReasonSuspend, "temporarily inactive"},
+	{ReasonSuspend, "recipient suspend the service"},
+	{ReasonSuspend, "no longer accepts mail"},
+	{ReasonSuspend, "user or domain is disabled"},
+	{ReasonSuspend, "mailbox unavailable or access denied"},
 
 	// ---- hasmoved: the recipient moved and the server names the new address
 	{ReasonHasMoved, "has moved"},
@@ -280,6 +301,15 @@ var strongPhraseTable = []phraseRule{
 	{ReasonNoRelaying, "email address is not verified"}, // Amazon SES sandbox
 	{ReasonNoRelaying, "relais refusé"},
 	{ReasonNoRelaying, "relais interdit"},
+	{ReasonNoRelaying, "as a relay"},
+	{ReasonNoRelaying, "insecure mail relay"},
+	{ReasonNoRelaying, "requires authentication when attempting to send to a non-local"}, // MailEnable
+	{ReasonNoRelaying, "not allowed to relay"},
+	{ReasonNoRelaying, "not an open relay"},
+	{ReasonNoRelaying, "not local host"},
+	{ReasonNoRelaying, "specified domain is not allowed"},
+	{ReasonNoRelaying, "list of allowed rcpthost"}, // qmail "that domain isn't in my list of allowed rcpthosts"
+	{ReasonNoRelaying, "we don't handle mail for"},
 
 	// ---- notcompliantrfc: the message breaks RFC 5322
 	{ReasonNotCompliantRFC, "not rfc 5322 compliant"}, // Gmail 5.7.1
@@ -297,6 +327,7 @@ var strongPhraseTable = []phraseRule{
 	{ReasonNotCompliantRFC, "bare lf"},
 	{ReasonNotCompliantRFC, "bare linefeed"},
 	{ReasonNotCompliantRFC, "missing a valid address in from"}, // Gmail 5.7.1
+	{ReasonNotCompliantRFC, " multiple * header"},
 
 	// ---- authfailure: SPF, DKIM or DMARC failed
 	{ReasonAuthFailure, "dmarc policy"},
@@ -337,6 +368,12 @@ var strongPhraseTable = []phraseRule{
 	{ReasonAuthFailure, "requires all senders to authenticate"},
 	{ReasonAuthFailure, "must pass either spf or dkim"},
 	{ReasonAuthFailure, "not accepted due to domain's"},
+	{ReasonAuthFailure, "spf.pobox.com"},
+	{ReasonAuthFailure, "required authentication level"},
+	{ReasonAuthFailure, "spf settings"},
+	{ReasonAuthFailure, "authentication requirements defined for the sender"}, // Microsoft 5.7.515
+	{ReasonAuthFailure, "per it's spf record"},
+	{ReasonAuthFailure, "per its spf record"},
 
 	// ---- badreputation: low sender reputation
 	{ReasonBadReputation, "reputation"},
@@ -373,6 +410,8 @@ var strongPhraseTable = []phraseRule{
 	{ReasonRequirePTR, "invalid hostname"},
 	{ReasonRequirePTR, "no reverse"},
 	{ReasonRequirePTR, "fcrdns"},
+	{ReasonRequirePTR, "cannot resolve your address"},
+	{ReasonRequirePTR, "unresolvable relay host name"},
 
 	// ---- toomanyconn: too many connections or transactions
 	{ReasonTooManyConn, "too many connections"}, // Postfix anvil
@@ -390,6 +429,11 @@ var strongPhraseTable = []phraseRule{
 	{ReasonTooManyConn, "frequency limited"}, // Tencent QQ
 	{ReasonTooManyConn, "too many recipients"},
 	{ReasonTooManyConn, "too many errors"},
+	{ReasonTooManyConn, "max emails per hour"},
+	{ReasonTooManyConn, "throttling failure"}, // Amazon SES
+	{ReasonTooManyConn, "too many errors from your ip"},
+	{ReasonTooManyConn, "trop de connexions"},
+	{ReasonTooManyConn, "numerous attempts to deliver this message"},
 
 	// ---- speeding: sending too fast
 	{ReasonSpeeding, "rate limit"},
@@ -418,6 +462,7 @@ var strongPhraseTable = []phraseRule{
 	{ReasonSpeeding, "sending quota exceeded"},                   // Gmail 5.4.5 daily sending quota
 	{ReasonSpeeding, "receive limit"},                            // Microsoft 5.2.121/5.2.122
 	{ReasonSpeeding, "server busy. please try again later from"}, // Microsoft 4.7.500-699 throttling
+	{ReasonSpeeding, "please try again slower"},
 
 	// ---- virusdetected: the message carries malware
 	{ReasonVirusDetected, " virus"},
@@ -430,6 +475,8 @@ var strongPhraseTable = []phraseRule{
 	{ReasonVirusDetected, "вирус"},
 	{ReasonVirusDetected, "ウイルス"},
 	{ReasonVirusDetected, "病毒"},
+	{ReasonVirusDetected, "potentially executable attachment"},
+	{ReasonVirusDetected, "used by recent viruses"},
 
 	// ---- spamdetected: the message was judged to be spam
 	{ReasonSpamDetected, " spam "},
@@ -467,6 +514,14 @@ var strongPhraseTable = []phraseRule{
 	{ReasonSpamDetected, "垃圾郵件"},
 	{ReasonSpamDetected, "mail content denied"}, // Tencent QQ
 	{ReasonSpamDetected, "dt:spm"},              // NetEase 163
+	{ReasonSpamDetected, "content filter rejection"},
+	{ReasonSpamDetected, "unacceptable content"},
+	{ReasonSpamDetected, "rejecting banned content"},
+	{ReasonSpamDetected, "bulk email"},
+	{ReasonSpamDetected, "spam-like"},
+	{ReasonSpamDetected, "blocked by our filter"},
+	{ReasonSpamDetected, "spambouncer"},
+	{ReasonSpamDetected, "- spam"}, // amavis "Reject, id=... - SPAM"
 
 	// ---- blocked: the sending IP or host is blocklisted or refused
 	{ReasonBlocked, "spamhaus"},
@@ -523,6 +578,31 @@ var strongPhraseTable = []phraseRule{
 	{ReasonBlocked, "client blocked"},                       // Microsoft 5.7.750
 	{ReasonBlocked, "helo command rejected"},                // Postfix
 	{ReasonBlocked, "destination seem to reject all mails"}, // OpenSMTPD
+	{ReasonBlocked, "bad sender ip address"},
+	{ReasonBlocked, "sender ip address rejected"},
+	{ReasonBlocked, "confirm this mail server"},
+	{ReasonBlocked, "your server requires confirmation"},
+	{ReasonBlocked, "connection dropped"},
+	{ReasonBlocked, "connection reset by peer"},
+	{ReasonBlocked, "connection was dropped by remote host"},
+	{ReasonBlocked, "currently sending spam"},
+	{ReasonBlocked, "you are sending spam"},
+	{ReasonBlocked, "dynamic/zombied/spam ips blocked"},
+	{ReasonBlocked, "bad ip profile"},
+	{ReasonBlocked, "go away"},
+	{ReasonBlocked, "is not allowed to send mail from"},
+	{ReasonBlocked, "no access from mail server"},
+	{ReasonBlocked, "no matches to nameserver query"},
+	{ReasonBlocked, "refused - see"},
+	{ReasonBlocked, "has not passed validation"},
+	{ReasonBlocked, "rejecting open proxy"}, // Sendmail
+	{ReasonBlocked, "looks suspiciously like spammer"},
+	{ReasonBlocked, "service not available, closing transmission channel"}, // RFC 5321 421 text
+	{ReasonBlocked, "unwanted messages have been sent from the following ip"},
+	{ReasonBlocked, "you are not allowed to connect"},
+	{ReasonBlocked, "listed as abusive"},
+	{ReasonBlocked, "mail server at * is blocked"},
+	{ReasonBlocked, "your access ip * has been rejected"},
 
 	// ---- userunknown stated by the provider itself (see reasonUserUnknownDefinite)
 	{reasonUserUnknownDefinite, "email account that you tried to reach does not exist"}, // Gmail 5.1.1
@@ -659,7 +739,6 @@ var strongPhraseTable = []phraseRule{
 	{ReasonUserUnknown, "帳號不存在"},
 	{ReasonUserUnknown, "用戶不存在"},
 	{ReasonUserUnknown, "地址不存在"},
-	{ReasonUserUnknown, "allowed rcpthosts"}, // qmail "that domain isn't in my list of allowed rcpthosts"
 	{ReasonUserUnknown, "usuário inexistente"},
 	{ReasonUserUnknown, "usuario inexistente"},
 	{ReasonUserUnknown, "caixa postal inexistente"},
@@ -706,6 +785,13 @@ var strongPhraseTable = []phraseRule{
 	{ReasonHostUnknown, "non-existent domain"},
 	{ReasonHostUnknown, "weren't able to find the recipient domain"}, // Gmail 5.1.2
 	{ReasonHostUnknown, "point to non-existent hosts"},               // Exim
+	{ReasonHostUnknown, "domain must exist"},
+	{ReasonHostUnknown, "host unreachable"},
+	{ReasonHostUnknown, "domain mentioned in email address is unknown"},
+	{ReasonHostUnknown, "name or service not known"},
+	{ReasonHostUnknown, "unknown domain name"},
+	{ReasonHostUnknown, "account or domain may not exist"},
+	{ReasonHostUnknown, "553 ~ does not exist"}, // "553 example.com does not exist"
 
 	// ---- notaccept: the domain accepts no mail (null MX, RFC 7505/7504)
 	{ReasonNotAccept, "does not accept mail"},
@@ -721,6 +807,9 @@ var strongPhraseTable = []phraseRule{
 	{ReasonNotAccept, "no mail exchanger"},
 	{ReasonNotAccept, "not accepting network messages"}, // RFC 3463 X.3.2
 	{ReasonNotAccept, "no mx found"},
+	{ReasonNotAccept, "mail receiving disabled"},
+	{ReasonNotAccept, "name server: .: host not found"}, // Sendmail
+	{ReasonNotAccept, "no route for current request"},
 
 	// ---- filtered: refused by a recipient-side rule
 	{ReasonFiltered, "message filtered"},
@@ -741,8 +830,7 @@ var strongPhraseTable = []phraseRule{
 	{ReasonFiltered, "拒收"},
 	{ReasonFiltered, "not in allowed-senders list"}, // Microsoft 5.7.124
 	{ReasonFiltered, "delivery to this address is restricted"},
-	{ReasonFiltered, "envelope blocked - user"}, // Mimecast personal block list
-	{ReasonFiltered, "bounced address"},         // SendGrid
+	{ReasonFiltered, "bounced address"}, // SendGrid
 
 	// ---- rejected: the sender address or domain was refused
 	{ReasonRejected, "sender address rejected"},
@@ -807,7 +895,36 @@ var strongPhraseTable = []phraseRule{
 	{ReasonRejected, "sender address rejected: * not found"},
 	{ReasonRejected, "sender address rejected: * unknown"},
 	{ReasonRejected, "sender address rejected: * does not exist"},
-	{ReasonRejected, "sendernotauthenticated"}, // Microsoft RESOLVER.RST.SenderNotAuthenticatedForGroup
+	{ReasonRejected, "sendernotauthenticated"},     // Microsoft RESOLVER.RST.SenderNotAuthenticatedForGroup
+	{ReasonRejected, "administrative prohibition"}, // Exim, Mimecast
+	{ReasonRejected, "envelope blocked - "},        // Mimecast block lists of senders
+	{ReasonRejected, "sender blacklisted"},
+	{ReasonRejected, "batv"},
+	{ReasonRejected, "backscatter protection"},
+	{ReasonRejected, "sender isn't on the recipient's list of senders"}, // Microsoft
+	{ReasonRejected, "bogus mail from"},
+	{ReasonRejected, "purported responsible address"},
+	{ReasonRejected, "bouncedeny"},
+	{ReasonRejected, "senderfilterconfig"},
+	{ReasonRejected, "emetteur invalide"},
+	{ReasonRejected, "émetteur invalide"},
+	{ReasonRejected, "empty envelope senders"},
+	{ReasonRejected, "fully qualified email address required"},
+	{ReasonRejected, "is not a registered gateway user"},
+	{ReasonRejected, "mail from not owned by user"},
+	{ReasonRejected, "recipient addresses rejected : access denied"},
+	{ReasonRejected, "returned mail not accepted here"},
+	{ReasonRejected, "sender address has been blacklisted"},
+	{ReasonRejected, "sender email address rejected"},
+	{ReasonRejected, "sender is in my black list"},
+	{ReasonRejected, "sender is spammer"},
+	{ReasonRejected, "sender not pre-approved"},
+	{ReasonRejected, "spam reporting address"}, // SendGrid
+	{ReasonRejected, "syntax error: empty email address"},
+	{ReasonRejected, "does not accept mail from"},
+	{ReasonRejected, "unsigned dsn"},
+	{ReasonRejected, "address that has been blacklisted"},
+	{ReasonRejected, "email address has been blacklisted"}, // MessageLabs
 
 	// ---- expired: the sending MTA gave up after its queue lifetime
 	{ReasonExpired, "message expired"},
@@ -839,6 +956,11 @@ var strongPhraseTable = []phraseRule{
 	{ReasonExpired, "配信期限"},
 	{ReasonExpired, "cannot send message for"}, // Sendmail
 	{ReasonExpired, "could not send message for"},
+	{ReasonExpired, "message timed out"},
+	{ReasonExpired, "delivery attempts will continue"},
+	{ReasonExpired, "could not find a gateway for"},
+	{ReasonExpired, "failed to deliver to domain"},
+	{ReasonExpired, "has not been collected after"},
 
 	// ---- policyviolation: refused under a receiving-site policy
 	{ReasonPolicyViolation, "policy violation"},
@@ -862,9 +984,17 @@ var strongPhraseTable = []phraseRule{
 	{ReasonPolicyViolation, "allowable number of posts"},
 	{ReasonPolicyViolation, "policy that prohibited"},             // Gmail 5.7.1
 	{ReasonPolicyViolation, "illegal attachment"},                 // Gmail 5.7.0, Exim
-	{ReasonPolicyViolation, "administrative prohibition"},         // Exim, Mimecast
 	{ReasonPolicyViolation, "anti-spoofing"},                      // Mimecast
 	{ReasonPolicyViolation, "does not allow external forwarding"}, // Microsoft 5.7.520
+	{ReasonPolicyViolation, "members-only list"},
+	{ReasonPolicyViolation, "closed mailing list"},
+	{ReasonPolicyViolation, "due to organizational settings"},
+	{ReasonPolicyViolation, "message given low priority"},
+	{ReasonPolicyViolation, "protocol violation"},
+	{ReasonPolicyViolation, "not subscribed to this group"}, // Google Groups
+	{ReasonPolicyViolation, "containing images or other attachments"},
+	{ReasonPolicyViolation, "using a mass mailer"},
+	{ReasonPolicyViolation, "recipient is not accepting mail with"}, // AOL
 
 	// ---- contenterror: message content or headers refused
 	{ReasonContentError, "media error"},
@@ -882,6 +1012,8 @@ var strongPhraseTable = []phraseRule{
 	{ReasonContentError, "too many received"},
 	{ReasonContentError, "mime complexity"},
 	{ReasonContentError, "data format error"}, // Sendmail
+	{ReasonContentError, "header size exceeds maximum permitted"},
+	{ReasonContentError, "header size, or recipient list, exceeds policy limit"},
 
 	// ---- failedstarttls: STARTTLS could not be negotiated
 	{ReasonFailedSTARTTLS, "starttls failed"},
@@ -915,6 +1047,13 @@ var strongPhraseTable = []phraseRule{
 	{ReasonSecurityError, "certificate"},
 	{ReasonSecurityError, "relay through this server without authentication"}, // MessageLabs
 	{ReasonSecurityError, "not authenticated to send anonymous mail"},         // Microsoft 5.7.57
+	{ReasonSecurityError, "authentication failure"},
+	{ReasonSecurityError, "authentication turned on in your email client"}, // MessageLabs
+	{ReasonSecurityError, "executable files are not allowed"},
+	{ReasonSecurityError, "unauthenticated senders not allowed"},
+	{ReasonSecurityError, "you don't authenticate"}, // qmail
+	{ReasonSecurityError, "not subscribed to ses"},
+	{ReasonSecurityError, "not authorized to perform ses:"}, // Amazon SES
 
 	// ---- syntaxerror: SMTP command syntax error
 	{ReasonSyntaxError, "syntax error"},
@@ -955,6 +1094,8 @@ var strongPhraseTable = []phraseRule{
 	{ReasonMailerError, "exited with"},
 	{ReasonMailerError, "local delivery failed"},
 	{ReasonMailerError, "maildir delivery"}, // qmail-local "Temporary error on maildir delivery"
+	{ReasonMailerError, " || exit "},
+	{ReasonMailerError, "command failed:"},
 
 	// ---- networkerror: DNS or connection problem on the way
 	{ReasonNetworkError, "connection refused"},
@@ -987,6 +1128,13 @@ var strongPhraseTable = []phraseRule{
 	{ReasonNetworkError, "host lookup did not complete"},  // Exim
 	{ReasonNetworkError, "connection died"},               // qmail
 	{ReasonNetworkError, "conversation with * timed out"}, // Postfix
+	{ReasonNetworkError, "could not connect and send"},
+	{ReasonNetworkError, "destination computer could not be found"}, // Exchange
+	{ReasonNetworkError, "host name lookup failure"},
+	{ReasonNetworkError, "forwarding loop"},
+	{ReasonNetworkError, "malformed name server reply"},
+	{ReasonNetworkError, "unable to resolve route"},
+	{ReasonNetworkError, "unrouteable mail domain"},
 
 	// ---- systemerror: an error on the receiving system
 	{ReasonSystemError, "internal error"},
@@ -1014,6 +1162,17 @@ var strongPhraseTable = []phraseRule{
 	{ReasonSystemError, "loops back to me"},
 	{ReasonSystemError, "message is looping"}, // qmail
 	{ReasonSystemError, "best-preference mx"}, // qmail
+	{ReasonSystemError, "forwarding loop broken"},
+	{ReasonSystemError, "can't create user output file"},
+	{ReasonSystemError, "could not load drd"},
+	{ReasonSystemError, "interrupted system call"},
+	{ReasonSystemError, "error while being processed"},
+	{ReasonSystemError, "would create a mail loop"},
+	{ReasonSystemError, "loop was found in the mail exchanger"},
+	{ReasonSystemError, "there is no mdb"},
+	{ReasonSystemError, "temporary local problem"},
+	{ReasonSystemError, "timeout waiting for input"},
+	{ReasonSystemError, "unable to connect * daemon"},
 
 	// ---- onhold: the server deferred its decision
 	{ReasonOnHold, "on hold"},

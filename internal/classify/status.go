@@ -106,21 +106,24 @@ var statusRules = map[string]codeRule{
 // 4954's 53x) to a reason. None of these is specific except 551 ("user not
 // local", a forward path named) and 521/556 (no mail accepted at all).
 var replyRules = map[string]codeRule{
-	"454": {ReasonSecurityError, false}, // TLS not available / temporary authentication failure (RFC 3207, 4954)
-	"500": {ReasonSyntaxError, false},   // syntax error, command unrecognized
-	"501": {ReasonSyntaxError, false},   // syntax error in parameters or arguments
-	"502": {ReasonSyntaxError, false},   // command not implemented
-	"503": {ReasonSyntaxError, false},   // bad sequence of commands
-	"504": {ReasonSyntaxError, false},   // command parameter not implemented
-	"521": {ReasonNotAccept, true},      // host does not accept mail (RFC 7504)
-	"530": {ReasonSecurityError, false}, // authentication required (RFC 4954)
-	"534": {ReasonSecurityError, false}, // authentication mechanism is too weak (RFC 4954)
-	"535": {ReasonSecurityError, false}, // authentication credentials invalid (RFC 4954)
-	"538": {ReasonSecurityError, false}, // encryption required (RFC 4954)
-	"551": {ReasonHasMoved, true},       // user not local; please try <forward-path>
-	"552": {ReasonMailboxFull, false},   // exceeded storage allocation
-	"555": {ReasonSyntaxError, false},   // MAIL FROM/RCPT TO parameters not recognized
-	"556": {ReasonNotAccept, true},      // domain does not accept mail (RFC 7504)
+	"454": {ReasonSecurityError, false},  // TLS not available / temporary authentication failure (RFC 3207, 4954)
+	"500": {ReasonSyntaxError, false},    // syntax error, command unrecognized
+	"501": {ReasonSyntaxError, false},    // syntax error in parameters or arguments
+	"502": {ReasonSyntaxError, false},    // command not implemented
+	"503": {ReasonSyntaxError, false},    // bad sequence of commands
+	"504": {ReasonSyntaxError, false},    // command parameter not implemented
+	"521": {ReasonNotAccept, true},       // host does not accept mail (RFC 7504)
+	"530": {ReasonSecurityError, false},  // authentication required (RFC 4954)
+	"534": {ReasonSecurityError, false},  // authentication mechanism is too weak (RFC 4954)
+	"535": {ReasonSecurityError, false},  // authentication credentials invalid (RFC 4954)
+	"523": {ReasonFailedSTARTTLS, false}, // encryption needed (RFC 5248)
+	"524": {ReasonFailedSTARTTLS, false}, // encryption needed
+	"525": {ReasonSuspend, true},         // user account disabled (RFC 5248)
+	"538": {ReasonFailedSTARTTLS, false}, // encryption required for requested authentication mechanism (RFC 4954)
+	"551": {ReasonHasMoved, true},        // user not local; please try <forward-path>
+	"552": {ReasonMailboxFull, false},    // exceeded storage allocation
+	"555": {ReasonSyntaxError, false},    // MAIL FROM/RCPT TO parameters not recognized
+	"556": {ReasonNotAccept, true},       // domain does not accept mail (RFC 7504)
 }
 
 // statusRule returns the rule for an enhanced status code such as "5.1.1";
