@@ -116,7 +116,8 @@ var retryHints = map[string]bool{
 //     then a specific reply code (551, 521, 556; replyRules);
 //  4. the remaining Hint;
 //  5. the SMTP command refused: greeting or HELO is blocked, MAIL FROM is
-//     rejected;
+//     rejected, STARTTLS is failedstarttls (which also takes the place of a
+//     security or syntax error read from the text);
 //  6. weak phrases (generic words such as "blocked" or "policy");
 //  7. a delayed result (kind or Action) is expired;
 //  8. a generic enhanced status code (X.7.1, X.3.0 ...), then a reply code;
@@ -170,6 +171,11 @@ func ReasonOf(e Evidence) string {
 		// reason the format itself states.
 		return e.Hint
 	}
+	if tr == ReasonSecurityError || tr == ReasonSyntaxError {
+		if commandOf() == "STARTTLS" {
+			return ReasonFailedSTARTTLS
+		}
+	}
 	if tr != "" {
 		return refine(byCommand(tr, commandOf, e.Status), e.Status)
 	}
@@ -190,6 +196,8 @@ func ReasonOf(e Evidence) string {
 		return ReasonBlocked
 	case "MAIL":
 		return ReasonRejected
+	case "STARTTLS":
+		return ReasonFailedSTARTTLS
 	}
 	found = weakPhrases.find(text, found[:0])
 	if i := weakPhrases.best(found); i >= 0 {
@@ -289,6 +297,8 @@ var commandMarkers = []struct {
 	{"RCPT", "did not like our rcpt to"},
 	{"RCPT", "does not like recipient"},
 	{"RCPT", "for rcpt command"},
+	{"STARTTLS", "in reply to starttls command"},
+	{"STARTTLS", "after starttls"},
 	{"RCPT", "[rcpt_to]"}, // Yahoo
 	{"RCPT", "smtp:rcpt"}, // X3
 	{"RCPT", "<@>:"},      // a reply naming the recipient, as servers answer RCPT TO ("550 <addr>: User unknown")

@@ -132,6 +132,8 @@ var classifyCases = []classifyCase{
 	{"bounce", "5.7.1", "550", "", "550 5.7.1 RESOLVER.RST.AuthRequired; authentication required", "", "hard", "securityerror", "Policy or authentication", false},
 	{"bounce", "5.7.1", "", "", "", "", "hard", "securityerror", "Policy or authentication", false},
 	{"bounce", "5.7.0", "530", "", "530 5.7.0 Must issue a STARTTLS command first", "", "hard", "failedstarttls", "Policy or authentication", false},
+	{"bounce", "5.7.0", "454", "STARTTLS", "454 4.7.0 TLS not available due to local problem", "", "hard", "failedstarttls", "Policy or authentication", false},
+	{"bounce", "4.7.5", "454", "STARTTLS", "454 4.7.5 Temporary authentication failure", "", "soft", "failedstarttls", "Policy or authentication", false},
 	{"bounce", "5.7.0", "550", "", "550 5.7.0 Local Policy Violation", "", "hard", "policyviolation", "Policy or authentication", false},
 	{"bounce", "5.7.0", "552", "", "552-5.7.0 This message was blocked because its content presents a potential 552-5.7.0 security issue.", "", "hard", "policyviolation", "Policy or authentication", false},
 	{"bounce", "5.7.1", "550", "", "550-5.7.1 [192.0.2.222 13] Messages with multiple 550-5.7.1 addresses in From: header are not accepted.", "", "hard", "notcompliantrfc", "Policy or authentication", false},
