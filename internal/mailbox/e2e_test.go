@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"testing"
 	"time"
+
+	"github.com/rebound-hq/rebound/internal/mailbox/mailboxtest"
 )
 
 // TestDovecotEndToEnd loads 1,000 messages (the corpus bounces when the
@@ -68,9 +70,9 @@ func TestDovecotDroppedConnection(t *testing.T) {
 	target := fmt.Sprintf("%s:%d", e.settings.Host, e.settings.Port)
 	// ~600 KB into the session the proxy cuts both directions: well past
 	// the first batch, in the middle of a FETCH of message bodies.
-	proxy := startDropProxy(t, target, 600_000)
+	proxy := mailboxtest.StartDropProxy(t, target, 600_000)
 	s := e.settings
-	s.Host, s.Port = hostPort(t, proxy.addr())
+	s.Host, s.Port = hostPort(t, proxy.Addr())
 	conn, err := Dial(ctx, s, e.creds, e.policy)
 	if err != nil {
 		t.Fatal(err)

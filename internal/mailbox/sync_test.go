@@ -5,10 +5,7 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
-	"io"
-	"net"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -255,57 +252,3 @@ func runSyncSuite(t *testing.T, newEnv func(testing.TB) *syncEnv) {
 		}
 	})
 }
-
-// dropProxy forwards TCP to target and, once armed, cuts every connection
-// after limit more bytes from the server.
-type dropProxy struct {
-	ln     net.Listener
-	target string
-	mu     sync.Mutex
-	limit  int64 // bytes server->client before cutting; <0 unlimited
-	cut    bool
-}
-
-func startDropProxy(t testing.TB, target string, limit int64) *dropProxy {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &dropProxy{ln: ln, target: target, limit: limit}
-	go p.serve()
-	t.Cleanup(func() { ln.Close() })
-	return p
-}
-
-func (p *dropProxy) serve() {
-	for {
-		c, err := p.ln.Accept()
-		if err != nil {
-			return
-		}
-		go func() {
-			s, err := net.Dial("tcp", p.target)
-			if err != nil {
-				c.Close()
-				return
-			}
-			go func() { io.Copy(s, c); s.Close() }()
-			p.mu.Lock()
-			limit := p.limit
-			p.mu.Unlock()
-			if limit < 0 {
-				io.Copy(c, s)
-			} else {
-				io.CopyN(c, s, limit)
-				p.mu.Lock()
-				p.cut = true
-				p.mu.Unlock()
-			}
-			c.Close()
-			s.Close()
-		}()
-	}
-}
-
-func (p *dropProxy) addr() string { return p.ln.Addr().String() }

@@ -119,6 +119,81 @@ func TestSyncMailboxEndToEnd(t *testing.T) {
 	}
 }
 
+// TestSyncMailboxDroppedConnection cuts the IMAP connection in the middle
+// of a body fetch, then syncs again over a sound one: the database ends
+// with exactly one event per bounce and exact mailbox counters.
+func TestSyncMailboxDroppedConnection(t *testing.T) {
+	u := mailboxtest.Dovecot(t)
+	f := newFixture(t)
+	f.syncer.Sync.BatchSize = 100
+	mailboxtest.Append(t, u.Client(t), "INBOX", mailboxtest.Mix(1000, time.Now()))
+	proxy := mailboxtest.StartDropProxy(t, u.Addr, 600_000)
+	cut := u
+	cut.Addr = proxy.Addr()
+	id := f.createMailbox(t, cut, u.Password)
+	ctx := context.Background()
+
+	st, err := f.syncer.SyncMailbox(ctx, id)
+	if err == nil || errors.Is(err, asynq.SkipRetry) {
+		t.Fatalf("sync through a cut connection = %+v, %v; want a retryable error", st, err)
+	}
+	v, _ := f.svc.Get(ctx, f.ws, id)
+	events := f.count(t, `SELECT count(*) FROM bounce_events WHERE workspace_id = ?`, f.ws)
+	if v.Status != store.MailboxError || v.MessagesSeen == 0 || v.MessagesSeen >= 1000 || events != v.BouncesRecorded || v.LastError == "" {
+		t.Fatalf("after the cut: %+v, %d events", v, events)
+	}
+	t.Logf("cut after %d messages, %d events: %s", v.MessagesSeen, events, v.LastError)
+
+	ap := netip.MustParseAddrPort(u.Addr)
+	settings := v.Settings
+	settings.Port = int(ap.Port())
+	if _, err := f.svc.Update(ctx, f.ws, id, mailbox.Patch{Settings: &settings}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.syncer.SyncMailbox(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	v, _ = f.svc.Get(ctx, f.ws, id)
+	events = f.count(t, `SELECT count(*) FROM bounce_events WHERE workspace_id = ?`, f.ws)
+	raws := f.count(t, `SELECT count(*) FROM raw_messages WHERE workspace_id = ?`, f.ws)
+	if events != 500 || raws != 500 || v.MessagesSeen != 1000 || v.BouncesRecorded != 500 || v.Status != store.MailboxActive {
+		t.Fatalf("after resume: %d events, %d raw messages, state %+v; want 500, 500, 1000 seen", events, raws, v)
+	}
+}
+
+// TestSyncMailboxOneAtATime starts two syncs of one mailbox at once: one
+// runs, the other finds the advisory lock taken and does nothing.
+func TestSyncMailboxOneAtATime(t *testing.T) {
+	u := mailboxtest.Dovecot(t)
+	f := newFixture(t)
+	mailboxtest.Append(t, u.Client(t), "INBOX", mailboxtest.Mix(400, time.Now()))
+	id := f.createMailbox(t, u, u.Password)
+	type result struct {
+		st  mailbox.Stats
+		err error
+	}
+	ch := make(chan result, 2)
+	start := make(chan struct{})
+	for range 2 {
+		go func() {
+			<-start
+			st, err := f.syncer.SyncMailbox(context.Background(), id)
+			ch <- result{st, err}
+		}()
+	}
+	close(start)
+	r1, r2 := <-ch, <-ch
+	if r1.err != nil || r2.err != nil {
+		t.Fatal(r1.err, r2.err)
+	}
+	if r1.st.Seen+r2.st.Seen != 400 || r1.st.Bounces+r2.st.Bounces != 200 {
+		t.Fatalf("two concurrent syncs saw %d+%d messages; want 400 in all (one sync)", r1.st.Seen, r2.st.Seen)
+	}
+	if n := f.count(t, `SELECT count(*) FROM bounce_events WHERE workspace_id = ?`, f.ws); n != 200 {
+		t.Fatalf("%d events, want 200", n)
+	}
+}
+
 func TestSyncMailboxAuthError(t *testing.T) {
 	u := mailboxtest.Dovecot(t)
 	f := newFixture(t)

@@ -8,6 +8,8 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -214,4 +216,50 @@ func Flags(t testing.TB, c *imapclient.Client, folder string) map[uint32]string 
 		t.Fatal(err)
 	}
 	return out
+}
+
+// DropProxy forwards TCP connections to a target and cuts each one after
+// a given number of bytes from the server, to break a session in the
+// middle of a command.
+type DropProxy struct {
+	ln     net.Listener
+	target string
+	limit  int64
+}
+
+// StartDropProxy listens on 127.0.0.1 and forwards to target, cutting each
+// connection (both directions) once limit bytes have come from the server.
+// It stops with the test.
+func StartDropProxy(t testing.TB, target string, limit int64) *DropProxy {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &DropProxy{ln: ln, target: target, limit: limit}
+	go p.serve()
+	t.Cleanup(func() { ln.Close() })
+	return p
+}
+
+// Addr is the proxy's host:port.
+func (p *DropProxy) Addr() string { return p.ln.Addr().String() }
+
+func (p *DropProxy) serve() {
+	for {
+		c, err := p.ln.Accept()
+		if err != nil {
+			return
+		}
+		go func() {
+			defer c.Close()
+			s, err := net.Dial("tcp", p.target)
+			if err != nil {
+				return
+			}
+			defer s.Close()
+			go func() { io.Copy(s, c); s.Close() }()
+			io.CopyN(c, s, p.limit)
+		}()
+	}
 }
