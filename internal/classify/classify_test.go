@@ -166,6 +166,7 @@ var classifyCases = []classifyCase{
 	{"bounce", "4.4.7", "", "", "Unable to deliver message to the following recipients, due to being unable to connect successfully to the destination mail server.", "", "soft", "expired", "Delivery expired", false},
 	{"bounce", "", "", "", "Envelope expired", "", "soft", "expired", "Delivery expired", false},
 	{"bounce", "4.4.1", "", "", "connect to mx.example.com[192.0.2.2]:25: Connection refused", "", "soft", "networkerror", "Temporary failure", false},
+	{"bounce", "4.0.0", "421", "", "delivery temporarily suspended: connect to mx.example.com[192.0.2.232]: server refused to talk to me: 421 Service not available, closing transmission channel", "", "soft", "blocked", "Blocked", false},
 	{"bounce", "4.4.1", "", "", "connect to mx.example.com[192.0.2.2]:25: No route to host", "", "soft", "networkerror", "Temporary failure", false},
 	{"bounce", "4.3.0", "451", "", "451 4.3.0 Error: queue file write error", "", "soft", "systemerror", "Temporary failure", false},
 	{"bounce", "", "554", "", "554 Service currently unavailable", "", "hard", "systemerror", "Temporary failure", false},

@@ -258,7 +258,6 @@ var strongPhraseTable = []phraseRule{
 	{ReasonSuspend, "user is suspended"}, // Tencent QQ
 	{ReasonSuspend, "currently suspended"},
 	{ReasonSuspend, "has been suspended"},
-	{ReasonSuspend, "temporarily suspended"},
 	{ReasonSuspend, "archived recipient"},
 	{ReasonSuspend, "destinataire archivee"},
 	{ReasonSuspend, "destinataire archivée"},
@@ -270,6 +269,7 @@ var strongPhraseTable = []phraseRule{
 	{ReasonSuspend, "no longer accepts mail"},
 	{ReasonSuspend, "user or domain is disabled"},
 	{ReasonSuspend, "mailbox unavailable or access denied"},
+	{ReasonSuspend, "account has been temporarily suspended"},
 
 	// ---- hasmoved: the recipient moved and the server names the new address
 	{ReasonHasMoved, "has moved"},
