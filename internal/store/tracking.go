@@ -13,8 +13,9 @@ import (
 )
 
 // Functions of this file serve internal/tracking's recording transaction.
-// Bulk inputs travel as one jsonb parameter; the row types below carry json
-// tags only for that purpose (they are query parameters, not API shapes).
+// Bulk inputs travel as parallel arrays (unnest) on the hot path and as one
+// jsonb parameter elsewhere; row types with json tags carry them only for
+// that purpose (they are query parameters, not API shapes).
 
 // bulk encodes rows as the jsonb parameter of a named bulk query.
 func bulk(name string, rows any) (string, error) {
@@ -36,17 +37,17 @@ func LockWorkspace(ctx context.Context, db *gorm.DB, workspaceID int64) error {
 // RawInsert is one new message for InsertRawMessages. Hash is the hex
 // SHA-256 dedupe hash; Content the gzip-compressed bytes.
 type RawInsert struct {
-	Hash         string    `json:"hash"`
-	Content      []byte    `json:"content"` // base64 in JSON, decoded by the query
-	Size         int       `json:"size"`
-	MailboxID    int64     `json:"mailbox_id"`
-	Folder       string    `json:"folder"`
-	UIDValidity  int64     `json:"uidvalidity"`
-	UID          int64     `json:"uid"`
-	ReceivedAt   time.Time `json:"received_at"`
-	DecodeStatus string    `json:"decode_status"`
-	DecodeError  string    `json:"decode_error"`
-	ResultCount  int       `json:"result_count"`
+	Hash         string
+	Content      []byte
+	Size         int
+	MailboxID    int64
+	Folder       string
+	UIDValidity  int64
+	UID          int64
+	ReceivedAt   time.Time
+	DecodeStatus string
+	DecodeError  string
+	ResultCount  int
 }
 
 // InsertRawMessages stores rows not yet held by the workspace and returns
@@ -57,12 +58,22 @@ func InsertRawMessages(ctx context.Context, db *gorm.DB, workspaceID int64, rows
 	if len(rows) == 0 {
 		return out, nil
 	}
-	const name = "insert-raw-messages"
-	payload, err := bulk(name, rows)
-	if err != nil {
-		return nil, err
+	n := len(rows)
+	hashes, contents := make([][]byte, n), make([][]byte, n)
+	sizes, results := make([]int32, n), make([]int32, n)
+	mailboxes, uidvs, uids := make([]int64, n), make([]int64, n), make([]int64, n)
+	folders, statuses, errs := make([]string, n), make([]string, n), make([]string, n)
+	received := make([]time.Time, n)
+	for i, r := range rows {
+		h, err := hex.DecodeString(r.Hash)
+		if err != nil {
+			return nil, fmt.Errorf("store: insert raw messages: hash %q: %w", r.Hash, err)
+		}
+		hashes[i], contents[i], sizes[i], results[i] = h, r.Content, int32(r.Size), int32(r.ResultCount)
+		mailboxes[i], uidvs[i], uids[i] = r.MailboxID, r.UIDValidity, r.UID
+		folders[i], statuses[i], errs[i], received[i] = r.Folder, r.DecodeStatus, r.DecodeError, r.ReceivedAt
 	}
-	err = queryNamed(ctx, db, name, func(r *sql.Rows) error {
+	err := queryNamed(ctx, db, "insert-raw-messages", func(r *sql.Rows) error {
 		var id int64
 		var h string
 		if err := r.Scan(&id, &h); err != nil {
@@ -70,7 +81,7 @@ func InsertRawMessages(ctx context.Context, db *gorm.DB, workspaceID int64, rows
 		}
 		out[h] = id
 		return nil
-	}, workspaceID, payload)
+	}, workspaceID, hashes, contents, sizes, mailboxes, folders, uidvs, uids, received, statuses, errs, results)
 	return out, err
 }
 
@@ -303,37 +314,63 @@ func LockLeads(ctx context.Context, db *gorm.DB, workspaceID int64, ids []int64)
 // EventRow is a bounce event as the bulk event queries read and write it.
 // Zero IDs stand for NULL; Class "" and MatchedBy "" too.
 type EventRow struct {
-	ID                int64     `json:"id,omitempty"`
-	RawMessageID      int64     `json:"raw_message_id"`
-	ResultIndex       int       `json:"result_index"`
-	Kind              string    `json:"kind"`
-	Class             string    `json:"class"`
-	Reason            string    `json:"reason"`
-	Label             string    `json:"label"`
-	AddressInvalid    bool      `json:"address_invalid"`
-	Status            string    `json:"status"`
-	ReplyCode         string    `json:"reply_code"`
-	CodeEntryID       string    `json:"code_entry_id"`
-	Diagnostic        string    `json:"diagnostic"`
-	RemoteMTA         string    `json:"remote_mta"`
-	ReportingMTA      string    `json:"reporting_mta"`
-	Provider          string    `json:"provider"`
-	FeedbackType      string    `json:"feedback_type"`
-	Format            string    `json:"format"`
-	Recipient         string    `json:"recipient"`
-	OriginalMessageID string    `json:"original_message_id"`
-	MatchedBy         string    `json:"matched_by"`
-	CampaignID        int64     `json:"campaign_id"`
-	LeadID            int64     `json:"lead_id"`
-	SentMessageID     int64     `json:"sent_message_id"`
-	SendingMailboxID  int64     `json:"sending_mailbox_id"`
-	OccurredAt        time.Time `json:"occurred_at"`
+	ID                int64
+	RawMessageID      int64
+	ResultIndex       int
+	Kind              string
+	Class             string
+	Reason            string
+	Label             string
+	AddressInvalid    bool
+	Status            string
+	ReplyCode         string
+	CodeEntryID       string
+	Diagnostic        string
+	RemoteMTA         string
+	ReportingMTA      string
+	Provider          string
+	FeedbackType      string
+	Format            string
+	Recipient         string
+	OriginalMessageID string
+	MatchedBy         string
+	CampaignID        int64
+	LeadID            int64
+	SentMessageID     int64
+	SendingMailboxID  int64
+	OccurredAt        time.Time
 }
 
 // EventKey identifies an event by its dedupe key within a workspace.
 type EventKey struct {
 	RawMessageID int64
 	ResultIndex  int
+}
+
+// eventArrays returns rows as the parallel arrays $2..$25 of the bulk
+// event statements.
+func eventArrays(rows []EventRow) []any {
+	n := len(rows)
+	raw, idx := make([]int64, n), make([]int32, n)
+	kind, class, reason, label := make([]string, n), make([]string, n), make([]string, n), make([]string, n)
+	invalid := make([]bool, n)
+	status, reply, entry, diag := make([]string, n), make([]string, n), make([]string, n), make([]string, n)
+	remote, reporting, provider, feedback := make([]string, n), make([]string, n), make([]string, n), make([]string, n)
+	format, rcpt, orig, by := make([]string, n), make([]string, n), make([]string, n), make([]string, n)
+	camp, lead, sent, mbox := make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n)
+	at := make([]time.Time, n)
+	for i, e := range rows {
+		raw[i], idx[i] = e.RawMessageID, int32(e.ResultIndex)
+		kind[i], class[i], reason[i], label[i] = e.Kind, e.Class, e.Reason, e.Label
+		invalid[i] = e.AddressInvalid
+		status[i], reply[i], entry[i], diag[i] = e.Status, e.ReplyCode, e.CodeEntryID, e.Diagnostic
+		remote[i], reporting[i], provider[i], feedback[i] = e.RemoteMTA, e.ReportingMTA, e.Provider, e.FeedbackType
+		format[i], rcpt[i], orig[i], by[i] = e.Format, e.Recipient, e.OriginalMessageID, e.MatchedBy
+		camp[i], lead[i], sent[i], mbox[i] = e.CampaignID, e.LeadID, e.SentMessageID, e.SendingMailboxID
+		at[i] = e.OccurredAt
+	}
+	return []any{raw, idx, kind, class, reason, label, invalid, status, reply, entry, diag, remote, reporting,
+		provider, feedback, format, rcpt, orig, by, camp, lead, sent, mbox, at}
 }
 
 // InsertBounceEvents inserts rows and returns their IDs by dedupe key; a row
@@ -343,12 +380,9 @@ func InsertBounceEvents(ctx context.Context, db *gorm.DB, workspaceID int64, row
 	if len(rows) == 0 {
 		return out, nil
 	}
-	const name = "insert-bounce-events"
-	payload, err := bulk(name, rows)
-	if err != nil {
-		return nil, err
-	}
-	err = queryNamed(ctx, db, name, func(r *sql.Rows) error {
+	args := append([]any{workspaceID}, eventArrays(rows)...)
+	args = append(args, now)
+	err := queryNamed(ctx, db, "insert-bounce-events", func(r *sql.Rows) error {
 		var id int64
 		var k EventKey
 		if err := r.Scan(&id, &k.RawMessageID, &k.ResultIndex); err != nil {
@@ -356,7 +390,7 @@ func InsertBounceEvents(ctx context.Context, db *gorm.DB, workspaceID int64, row
 		}
 		out[k] = id
 		return nil
-	}, workspaceID, payload, now)
+	}, args...)
 	return out, err
 }
 
@@ -365,12 +399,13 @@ func UpdateBounceEvents(ctx context.Context, db *gorm.DB, workspaceID int64, row
 	if len(rows) == 0 {
 		return nil
 	}
-	const name = "update-bounce-events"
-	payload, err := bulk(name, rows)
-	if err != nil {
-		return err
+	ids := make([]int64, len(rows))
+	for i, e := range rows {
+		ids[i] = e.ID
 	}
-	_, err = execNamed(ctx, db, name, workspaceID, payload, now)
+	args := append([]any{workspaceID}, eventArrays(rows)...)
+	args = append(args, now, ids)
+	_, err := execNamed(ctx, db, "update-bounce-events", args...)
 	return err
 }
 
@@ -424,14 +459,14 @@ func EventsOfRawMessages(ctx context.Context, db *gorm.DB, workspaceID int64, ra
 
 // ActivityRow is a timeline entry for InsertLeadActivities.
 type ActivityRow struct {
-	LeadID        int64     `json:"lead_id"`
-	CampaignID    int64     `json:"campaign_id"`
-	Activity      string    `json:"activity"`
-	BounceEventID int64     `json:"bounce_event_id"`
-	SentMessageID int64     `json:"sent_message_id"`
-	Summary       string    `json:"summary"`
-	Effect        string    `json:"effect"`
-	OccurredAt    time.Time `json:"occurred_at"`
+	LeadID        int64
+	CampaignID    int64
+	Activity      string
+	BounceEventID int64
+	SentMessageID int64
+	Summary       string
+	Effect        string
+	OccurredAt    time.Time
 }
 
 // InsertLeadActivities appends timeline entries.
@@ -439,26 +474,29 @@ func InsertLeadActivities(ctx context.Context, db *gorm.DB, workspaceID int64, r
 	if len(rows) == 0 {
 		return nil
 	}
-	const name = "insert-lead-activities"
-	payload, err := bulk(name, rows)
-	if err != nil {
-		return err
+	n := len(rows)
+	lead, camp, ev, sent := make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n)
+	act, sum, eff := make([]string, n), make([]string, n), make([]string, n)
+	at := make([]time.Time, n)
+	for i, a := range rows {
+		lead[i], camp[i], ev[i], sent[i] = a.LeadID, a.CampaignID, a.BounceEventID, a.SentMessageID
+		act[i], sum[i], eff[i], at[i] = a.Activity, a.Summary, a.Effect, a.OccurredAt
 	}
-	_, err = execNamed(ctx, db, name, workspaceID, payload)
+	_, err := execNamed(ctx, db, "insert-lead-activities", workspaceID, lead, camp, act, ev, sent, sum, eff, at)
 	return err
 }
 
 // LeadUpdate is the new bounce state of one lead for UpdateLeads.
 type LeadUpdate struct {
-	ID                     int64      `json:"id"`
-	Status                 string     `json:"status"`
-	ConsecutiveSoftBounces int        `json:"consecutive_soft_bounces"`
-	RetryAfter             *time.Time `json:"retry_after"`
-	StopReason             string     `json:"stop_reason"`
-	StoppedAt              *time.Time `json:"stopped_at"`
-	BounceCount            int        `json:"bounce_count"`
-	LastSentAt             *time.Time `json:"last_sent_at"`
-	LastEventAt            *time.Time `json:"last_event_at"`
+	ID                     int64
+	Status                 string
+	ConsecutiveSoftBounces int
+	RetryAfter             *time.Time
+	StopReason             string
+	StoppedAt              *time.Time
+	BounceCount            int
+	LastSentAt             *time.Time
+	LastEventAt            *time.Time
 }
 
 // UpdateLeads writes the bounce state of leads.
@@ -466,21 +504,26 @@ func UpdateLeads(ctx context.Context, db *gorm.DB, workspaceID int64, rows []Lea
 	if len(rows) == 0 {
 		return nil
 	}
-	const name = "update-leads"
-	payload, err := bulk(name, rows)
-	if err != nil {
-		return err
+	n := len(rows)
+	ids := make([]int64, n)
+	status, reason := make([]string, n), make([]string, n)
+	soft, count := make([]int32, n), make([]int32, n)
+	retry, stopped, sent, event := make([]*time.Time, n), make([]*time.Time, n), make([]*time.Time, n), make([]*time.Time, n)
+	for i, u := range rows {
+		ids[i], status[i], reason[i] = u.ID, u.Status, u.StopReason
+		soft[i], count[i] = int32(u.ConsecutiveSoftBounces), int32(u.BounceCount)
+		retry[i], stopped[i], sent[i], event[i] = u.RetryAfter, u.StoppedAt, u.LastSentAt, u.LastEventAt
 	}
-	_, err = execNamed(ctx, db, name, workspaceID, payload, now)
+	_, err := execNamed(ctx, db, "update-leads", workspaceID, ids, status, soft, retry, reason, stopped, count, sent, event, now)
 	return err
 }
 
 // SuppressionRow is an address to suppress.
 type SuppressionRow struct {
-	Email         string `json:"email"`
-	Reason        string `json:"reason"`
-	Source        string `json:"source"` // bounce or complaint
-	SourceEventID int64  `json:"source_event_id"`
+	Email         string
+	Reason        string
+	Source        string // bounce or complaint
+	SourceEventID int64
 }
 
 // InsertSuppressions suppresses addresses; an address already suppressed
@@ -489,12 +532,12 @@ func InsertSuppressions(ctx context.Context, db *gorm.DB, workspaceID int64, row
 	if len(rows) == 0 {
 		return nil
 	}
-	const name = "insert-suppressions"
-	payload, err := bulk(name, rows)
-	if err != nil {
-		return err
+	n := len(rows)
+	email, reason, source, ev := make([]string, n), make([]string, n), make([]string, n), make([]int64, n)
+	for i, r := range rows {
+		email[i], reason[i], source[i], ev[i] = r.Email, r.Reason, r.Source, r.SourceEventID
 	}
-	_, err = execNamed(ctx, db, name, workspaceID, payload)
+	_, err := execNamed(ctx, db, "insert-suppressions", workspaceID, email, reason, source, ev)
 	return err
 }
 

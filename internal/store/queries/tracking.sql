@@ -10,14 +10,16 @@ SELECT pg_advisory_xact_lock(1380078674, ($1::bigint % 2147483647)::int);
 
 -- name: insert-raw-messages
 -- Stores new messages; a message whose dedupe hash the workspace already
--- holds is skipped and not returned.
+-- holds is skipped and not returned. $2.. are parallel arrays, one element
+-- per message (binary bytea arrays avoid re-encoding the contents).
 INSERT INTO raw_messages (workspace_id, dedupe_hash, content, size, mailbox_id, folder,
                           uidvalidity, uid, received_at, decode_status, decode_error, result_count)
-SELECT $1::bigint, decode(r.hash, 'hex'), decode(r.content, 'base64'), r.size, NULLIF(r.mailbox_id, 0), r.folder,
+SELECT $1::bigint, r.hash, r.content, r.size, NULLIF(r.mailbox_id, 0), r.folder,
        r.uidvalidity, r.uid, r.received_at, r.decode_status, r.decode_error, r.result_count
-FROM jsonb_to_recordset($2::jsonb) AS r(hash text, content text, size int, mailbox_id bigint, folder text,
-                                        uidvalidity bigint, uid bigint, received_at timestamptz,
-                                        decode_status text, decode_error text, result_count int)
+FROM unnest($2::bytea[], $3::bytea[], $4::int[], $5::bigint[], $6::text[], $7::bigint[], $8::bigint[],
+            $9::timestamptz[], $10::text[], $11::text[], $12::int[])
+     AS r(hash, content, size, mailbox_id, folder, uidvalidity, uid, received_at, decode_status,
+          decode_error, result_count)
 ON CONFLICT (workspace_id, dedupe_hash) DO NOTHING
 RETURNING id, encode(dedupe_hash, 'hex');
 
@@ -89,6 +91,8 @@ ORDER BY id
 FOR UPDATE;
 
 -- name: insert-bounce-events
+-- $2..$25: parallel arrays, one element per event (EventRow fields in
+-- order); $26: updated_at.
 INSERT INTO bounce_events (workspace_id, raw_message_id, result_index, kind, class, reason, label,
                            address_invalid, status, reply_code, code_entry_id, diagnostic, remote_mta,
                            reporting_mta, provider, feedback_type, format, recipient,
@@ -98,20 +102,21 @@ SELECT $1::bigint, e.raw_message_id, e.result_index, e.kind, NULLIF(e.class, '')
        e.address_invalid, e.status, e.reply_code, e.code_entry_id, e.diagnostic, e.remote_mta,
        e.reporting_mta, e.provider, e.feedback_type, e.format, e.recipient,
        e.original_message_id, NULLIF(e.matched_by, ''), NULLIF(e.campaign_id, 0), NULLIF(e.lead_id, 0),
-       NULLIF(e.sent_message_id, 0), NULLIF(e.sending_mailbox_id, 0), e.occurred_at, $3
-FROM jsonb_to_recordset($2::jsonb) AS e(raw_message_id bigint, result_index int, kind text, class text,
-                                        reason text, label text, address_invalid boolean, status text,
-                                        reply_code text, code_entry_id text, diagnostic text,
-                                        remote_mta text, reporting_mta text, provider text,
-                                        feedback_type text, format text, recipient text,
-                                        original_message_id text, matched_by text, campaign_id bigint,
-                                        lead_id bigint, sent_message_id bigint,
-                                        sending_mailbox_id bigint, occurred_at timestamptz)
-ON CONFLICT (workspace_id, raw_message_id, result_index) DO NOTHING
+       NULLIF(e.sent_message_id, 0), NULLIF(e.sending_mailbox_id, 0), e.occurred_at, $26::timestamptz
+FROM unnest($2::bigint[], $3::int[], $4::text[], $5::text[], $6::text[], $7::text[], $8::boolean[],
+            $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[],
+            $16::text[], $17::text[], $18::text[], $19::text[], $20::text[], $21::bigint[], $22::bigint[],
+            $23::bigint[], $24::bigint[], $25::timestamptz[])
+     AS e(raw_message_id, result_index, kind, class, reason, label, address_invalid, status, reply_code,
+          code_entry_id, diagnostic, remote_mta, reporting_mta, provider, feedback_type, format, recipient,
+          original_message_id, matched_by, campaign_id, lead_id, sent_message_id, sending_mailbox_id,
+          occurred_at)
+ON CONFLICT (raw_message_id, result_index) DO NOTHING
 RETURNING id, raw_message_id, result_index;
 
 -- name: update-bounce-events
--- Reprocessing: rewrite events in place (their IDs stay stable).
+-- Reprocessing: rewrite events in place (their IDs stay stable). $2..$25 as
+-- in insert-bounce-events, $26 updated_at, $27 the event IDs.
 UPDATE bounce_events b
 SET kind = e.kind, class = NULLIF(e.class, ''), reason = e.reason, label = e.label,
     address_invalid = e.address_invalid, status = e.status, reply_code = e.reply_code,
@@ -120,16 +125,17 @@ SET kind = e.kind, class = NULLIF(e.class, ''), reason = e.reason, label = e.lab
     format = e.format, recipient = e.recipient, original_message_id = e.original_message_id,
     matched_by = NULLIF(e.matched_by, ''), campaign_id = NULLIF(e.campaign_id, 0),
     lead_id = NULLIF(e.lead_id, 0), sent_message_id = NULLIF(e.sent_message_id, 0),
-    sending_mailbox_id = NULLIF(e.sending_mailbox_id, 0), occurred_at = e.occurred_at, updated_at = $3
-FROM jsonb_to_recordset($2::jsonb) AS e(id bigint, kind text, class text,
-                                        reason text, label text, address_invalid boolean, status text,
-                                        reply_code text, code_entry_id text, diagnostic text,
-                                        remote_mta text, reporting_mta text, provider text,
-                                        feedback_type text, format text, recipient text,
-                                        original_message_id text, matched_by text, campaign_id bigint,
-                                        lead_id bigint, sent_message_id bigint,
-                                        sending_mailbox_id bigint, occurred_at timestamptz)
-WHERE b.workspace_id = $1 AND b.id = e.id;
+    sending_mailbox_id = NULLIF(e.sending_mailbox_id, 0), occurred_at = e.occurred_at,
+    updated_at = $26::timestamptz
+FROM unnest($27::bigint[], $2::bigint[], $3::int[], $4::text[], $5::text[], $6::text[], $7::text[],
+            $8::boolean[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[],
+            $15::text[], $16::text[], $17::text[], $18::text[], $19::text[], $20::text[], $21::bigint[],
+            $22::bigint[], $23::bigint[], $24::bigint[], $25::timestamptz[])
+     AS e(id, raw_message_id, result_index, kind, class, reason, label, address_invalid, status,
+          reply_code, code_entry_id, diagnostic, remote_mta, reporting_mta, provider, feedback_type,
+          format, recipient, original_message_id, matched_by, campaign_id, lead_id, sent_message_id,
+          sending_mailbox_id, occurred_at)
+WHERE b.workspace_id = $1::bigint AND b.id = e.id;
 
 -- name: delete-bounce-events
 DELETE FROM bounce_events WHERE workspace_id = $1 AND id = ANY ($2::bigint[]);
@@ -143,31 +149,34 @@ DELETE FROM suppressions
 WHERE workspace_id = $1 AND source_event_id = ANY ($2::bigint[]) AND source IN ('bounce', 'complaint');
 
 -- name: insert-lead-activities
+-- $2..$9: parallel arrays, one element per entry.
 INSERT INTO lead_activities (workspace_id, lead_id, campaign_id, activity, bounce_event_id,
                              sent_message_id, summary, effect, occurred_at)
 SELECT $1::bigint, a.lead_id, a.campaign_id, a.activity, NULLIF(a.bounce_event_id, 0),
        NULLIF(a.sent_message_id, 0), a.summary, a.effect, a.occurred_at
-FROM jsonb_to_recordset($2::jsonb) AS a(lead_id bigint, campaign_id bigint, activity text,
-                                        bounce_event_id bigint, sent_message_id bigint, summary text,
-                                        effect text, occurred_at timestamptz);
+FROM unnest($2::bigint[], $3::bigint[], $4::text[], $5::bigint[], $6::bigint[], $7::text[], $8::text[],
+            $9::timestamptz[])
+     AS a(lead_id, campaign_id, activity, bounce_event_id, sent_message_id, summary, effect, occurred_at);
 
 -- name: update-leads
+-- $2..$10: parallel arrays, one element per lead; $11: updated_at.
 UPDATE leads l
 SET status = u.status, consecutive_soft_bounces = u.consecutive_soft_bounces,
     retry_after = u.retry_after, stop_reason = u.stop_reason, stopped_at = u.stopped_at,
     bounce_count = u.bounce_count, last_sent_at = u.last_sent_at, last_event_at = u.last_event_at,
-    updated_at = $3
-FROM jsonb_to_recordset($2::jsonb) AS u(id bigint, status text, consecutive_soft_bounces int,
-                                        retry_after timestamptz, stop_reason text,
-                                        stopped_at timestamptz, bounce_count int,
-                                        last_sent_at timestamptz, last_event_at timestamptz)
-WHERE l.workspace_id = $1 AND l.id = u.id;
+    updated_at = $11::timestamptz
+FROM unnest($2::bigint[], $3::text[], $4::int[], $5::timestamptz[], $6::text[], $7::timestamptz[],
+            $8::int[], $9::timestamptz[], $10::timestamptz[])
+     AS u(id, status, consecutive_soft_bounces, retry_after, stop_reason, stopped_at, bounce_count,
+          last_sent_at, last_event_at)
+WHERE l.workspace_id = $1::bigint AND l.id = u.id;
 
 -- name: insert-suppressions
--- The first reason an address was suppressed for is kept.
+-- The first reason an address was suppressed for is kept. $2..$5: parallel
+-- arrays.
 INSERT INTO suppressions (workspace_id, email, reason, source, source_event_id)
 SELECT $1::bigint, s.email, s.reason, s.source, NULLIF(s.source_event_id, 0)
-FROM jsonb_to_recordset($2::jsonb) AS s(email text, reason text, source text, source_event_id bigint)
+FROM unnest($2::text[], $3::text[], $4::text[], $5::bigint[]) AS s(email, reason, source, source_event_id)
 ON CONFLICT (workspace_id, email) DO NOTHING;
 
 -- name: raise-deliverability-signals
