@@ -49,14 +49,15 @@ func mergeEmbeddedDS(body string, rs []Result) []Result {
 		return rs
 	}
 	used := make([]bool, len(rs))
+	byAddr := make(map[string]int, len(rs))
+	for i := len(rs) - 1; i >= 0; i-- {
+		byAddr[strings.ToLower(rs[i].Recipient)] = i
+	}
 	out := make([]Result, 0, len(ds)+len(rs))
 	for _, d := range ds {
 		j := -1
-		for i := range rs {
-			if !used[i] && strings.EqualFold(rs[i].Recipient, d.Recipient) {
-				j = i
-				break
-			}
+		if i, ok := byAddr[strings.ToLower(d.Recipient)]; ok && !used[i] {
+			j = i
 		}
 		if j < 0 && len(rs) == 1 && len(ds) == 1 && !used[0] {
 			j = 0

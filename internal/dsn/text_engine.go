@@ -643,23 +643,23 @@ func dedupe(rs []Result) []Result {
 	if len(rs) < 2 {
 		return rs
 	}
+	seen := make(map[string]int, len(rs))
 	out := rs[:0]
 	for _, r := range rs {
-		j := -1
-		if r.Recipient != "" {
-			for i := range out {
-				if strings.EqualFold(out[i].Recipient, r.Recipient) {
-					j = i
-					break
-				}
-			}
-		}
-		if j < 0 {
+		if r.Recipient == "" {
 			out = append(out, r)
 			continue
 		}
-		if r.Diagnostic != "" && !strings.Contains(out[j].Diagnostic, r.Diagnostic) {
-			out[j].Diagnostic = joinDiag(out[j].Diagnostic, []string{r.Diagnostic})
+		key := strings.ToLower(r.Recipient)
+		j, dup := seen[key]
+		if !dup {
+			seen[key] = len(out)
+			out = append(out, r)
+			continue
+		}
+		d := out[j].Diagnostic
+		if r.Diagnostic != "" && len(d) < textDiagLimit && !strings.Contains(d, r.Diagnostic) {
+			out[j].Diagnostic = joinDiag(d, []string{r.Diagnostic})
 		}
 	}
 	return out

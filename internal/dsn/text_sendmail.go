@@ -46,13 +46,16 @@ var sendmailFormat = &textFormat{
 // parseSendmailText implements the shapes described above.
 func parseSendmailText(f *textFormat, h textHeader, section string) []Result {
 	var rs []Result
+	pos := map[string]int{}
 	idx := func(a string) int {
-		for i := range rs {
-			if strings.EqualFold(rs[i].Recipient, a) {
-				return i
-			}
+		if i, ok := pos[strings.ToLower(a)]; ok {
+			return i
 		}
 		return -1
+	}
+	add := func(r Result) {
+		pos[strings.ToLower(r.Recipient)] = len(rs)
+		rs = append(rs, r)
 	}
 	mode := 0            // 1 address list, 2 transcript
 	var pending []string // remote replies ("<<<") not yet claimed
@@ -85,7 +88,7 @@ func parseSendmailText(f *textFormat, h textHeader, section string) []Result {
 			word, rest, _ := strings.Cut(w, " ")
 			if a := cleanAddr(word); a != "" {
 				if idx(a) < 0 {
-					rs = append(rs, Result{Recipient: a, Diagnostic: strings.Trim(strings.TrimSpace(rest), "[]")})
+					add(Result{Recipient: a, Diagnostic: strings.Trim(strings.TrimSpace(rest), "[]")})
 				}
 				if strings.HasPrefix(strings.TrimSpace(rest), "<") {
 					rs[len(rs)-1].Diagnostic = ""
@@ -103,18 +106,22 @@ func parseSendmailText(f *textFormat, h textHeader, section string) []Result {
 					pending = pending[:0]
 				}
 			case strings.HasPrefix(t, "<<< "):
-				pending = append(pending, t[4:])
+				if len(pending) < 32 {
+					pending = append(pending, t[4:])
+				}
 			default:
 				code, rest, _ := strings.Cut(t, " ")
 				if len(code) == 3 && isDigit(code[0]) && isDigit(code[1]) && isDigit(code[2]) {
 					who, text, ok := strings.Cut(rest, "... ")
 					if !ok {
-						loose = append(loose, t)
+						if len(loose) < 32 {
+							loose = append(loose, t)
+						}
 						return true
 					}
 					a := cleanAddr(who)
 					if a == "" {
-						if code[0] == '4' || code[0] == '5' {
+						if (code[0] == '4' || code[0] == '5') && len(loose) < 32 {
 							loose = append(loose, t)
 						}
 						return true
@@ -135,16 +142,15 @@ func parseSendmailText(f *textFormat, h textHeader, section string) []Result {
 					}
 					i := idx(a)
 					if i < 0 {
-						rs = append(rs, Result{})
+						add(Result{Recipient: a})
 						i = len(rs) - 1
-						rs[i].Recipient = a
 					}
 					rs[i].Diagnostic = joinDiag(diag, nil)
 					rs[i].ReplyCode = rc
 					rs[i].RemoteMTA = strings.ToLower(host)
 					rs[i].Command = cmd
 					pending = pending[:0]
-				} else {
+				} else if len(loose) < 32 {
 					loose = append(loose, t)
 				}
 			}
