@@ -785,13 +785,12 @@ var strongPhraseTable = []phraseRule{
 	{ReasonHostUnknown, "non-existent domain"},
 	{ReasonHostUnknown, "weren't able to find the recipient domain"}, // Gmail 5.1.2
 	{ReasonHostUnknown, "point to non-existent hosts"},               // Exim
-	{ReasonHostUnknown, "domain must exist"},
-	{ReasonHostUnknown, "host unreachable"},
 	{ReasonHostUnknown, "domain mentioned in email address is unknown"},
 	{ReasonHostUnknown, "name or service not known"},
 	{ReasonHostUnknown, "unknown domain name"},
 	{ReasonHostUnknown, "account or domain may not exist"},
 	{ReasonHostUnknown, "553 ~ does not exist"}, // "553 example.com does not exist"
+	{ReasonHostUnknown, "recipient domain must exist"},
 
 	// ---- notaccept: the domain accepts no mail (null MX, RFC 7505/7504)
 	{ReasonNotAccept, "does not accept mail"},
@@ -921,10 +920,11 @@ var strongPhraseTable = []phraseRule{
 	{ReasonRejected, "sender not pre-approved"},
 	{ReasonRejected, "spam reporting address"}, // SendGrid
 	{ReasonRejected, "syntax error: empty email address"},
-	{ReasonRejected, "does not accept mail from"},
 	{ReasonRejected, "unsigned dsn"},
 	{ReasonRejected, "address that has been blacklisted"},
 	{ReasonRejected, "email address has been blacklisted"}, // MessageLabs
+	{ReasonRejected, "this server does not accept mail from"},
+	{ReasonRejected, "sender domain must exist"},
 
 	// ---- expired: the sending MTA gave up after its queue lifetime
 	{ReasonExpired, "message expired"},
@@ -1135,6 +1135,7 @@ var strongPhraseTable = []phraseRule{
 	{ReasonNetworkError, "malformed name server reply"},
 	{ReasonNetworkError, "unable to resolve route"},
 	{ReasonNetworkError, "unrouteable mail domain"},
+	{ReasonNetworkError, "host unreachable"},
 
 	// ---- systemerror: an error on the receiving system
 	{ReasonSystemError, "internal error"},
