@@ -250,7 +250,11 @@ func stripHTML(b []byte) []byte {
 			if j < 0 {
 				break
 			}
-			tag := lowerASCII(string(b[i+1 : i+j]))
+			raw := b[i+1 : i+j]
+			if len(raw) > 8 {
+				raw = raw[:8] // enough to tell the tags that matter
+			}
+			tag := lowerASCII(string(raw))
 			tag = strings.TrimPrefix(tag, "/")
 			if strings.HasPrefix(tag, "br") || strings.HasPrefix(tag, "p") || strings.HasPrefix(tag, "div") || strings.HasPrefix(tag, "tr") || strings.HasPrefix(tag, "li") {
 				out = append(out, '\n')

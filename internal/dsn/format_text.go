@@ -33,11 +33,12 @@ type textHeaderOf struct{ m *message }
 
 // Get returns the first value of the named field, decoded.
 func (h textHeaderOf) Get(key string) string {
-	switch lowerASCII(key) {
+	k := fieldNameString(key)
+	switch k {
 	case "from":
 		return h.m.from
 	case "subject":
 		return h.m.subject
 	}
-	return decodeWords(h.m.hdr.get(lowerASCII(key)))
+	return decodeWords(h.m.hdr.get(k))
 }

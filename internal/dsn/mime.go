@@ -159,11 +159,33 @@ var commonFields = func() map[string]string {
 		"x-mailer", "delivered-to", "in-reply-to", "references", "x-original-to", "arc-seal", "arc-message-signature",
 		"arc-authentication-results", "received-spf", "x-received", "x-google-smtp-source", "list-unsubscribe",
 		"content-id", "x-ms-exchange-organization-scl", "thread-topic", "thread-index", "x-virus-scanned",
-		"x-spam-status", "sender", "errors-to", "x-priority", "user-agent", "x-originating-ip"} {
+		"x-spam-status", "sender", "errors-to", "x-priority", "user-agent", "x-originating-ip",
+		"reporting-mta", "arrival-date", "received-from-mta", "original-envelope-id", "final-recipient",
+		"original-recipient", "action", "status", "remote-mta", "diagnostic-code", "last-attempt-date",
+		"will-retry-until", "x-postfix-queue-id", "x-postfix-sender", "x-actual-recipient", "feedback-type",
+		"version", "original-rcpt-to", "original-mail-from", "source-ip", "reported-domain", "removal-recipient"} {
 		m[n] = n
 	}
 	return m
 }()
+
+// fieldNameString is fieldName for a string.
+func fieldNameString(s string) string {
+	var buf [32]byte
+	if len(s) <= len(buf) {
+		for i := 0; i < len(s); i++ {
+			c := s[i]
+			if c >= 'A' && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			buf[i] = c
+		}
+		if n, ok := commonFields[string(buf[:len(s)])]; ok {
+			return n
+		}
+	}
+	return lowerASCII(s)
+}
 
 // fieldName returns the lower-case form of a header field name, interned
 // for the common ones.

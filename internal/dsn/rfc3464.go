@@ -99,7 +99,7 @@ func dsFields(s string, fn func(name, value string, newGroup bool)) {
 			pendingBlank = true
 			blank = false
 		}
-		name = lowerASCII(line[:colon])
+		name = fieldNameString(line[:colon])
 		value = strings.TrimSpace(line[colon+1:])
 	}
 	flush()
