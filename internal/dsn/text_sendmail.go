@@ -26,6 +26,7 @@ var sendmailFormat = &textFormat{
 	bodyHas: []string{
 		"----- Transcript of session follows -----",
 		"The following addresses had permanent fatal errors",
+		"The following addresses had transient non-fatal errors",
 		"The following addresses had delivery errors",
 		"The following addresses had permanent delivery errors",
 		"The following addresses had delivery problems",
@@ -35,6 +36,8 @@ var sendmailFormat = &textFormat{
 		"Reporting-MTA:", "Returned message follows", "Original message header follows",
 	},
 	parse: parseSendmailText,
+	// Sendmail's delay warning (DSN "Action: delayed" in text form).
+	delayed: []string{"THIS IS A WARNING MESSAGE ONLY", "Warning: could not send message for past"},
 	hints: []phraseHint{
 		{"host unknown", "hostunknown"},
 		{"user unknown", "userunknown"},

@@ -11,6 +11,9 @@ func TestTextSendmail(t *testing.T) {
 		{file: "text-sendmail-classic.eml", format: "sendmail", want: []textWant{
 			{"sam@example.org", "5.1.1", "550", "userunknown"},
 		}},
+		{file: "text-sendmail-delay.eml", format: "sendmail", kind: KindDelayed, diagHas: "Connection timed out", want: []textWant{
+			{"kim@example.org", "4.0.0", "", ""},
+		}},
 		// quoted delivery-status fields supply the status
 		{file: "text-dsmerge-01.eml", format: "sendmail", want: []textWant{
 			{"ida@example.com", "5.2.1", "550", ""},
