@@ -254,13 +254,19 @@ func byCommand(reason string, commandOf func() string, status string) string {
 }
 
 // refine lets the enhanced status code sharpen a reason read from the
-// text where the code is the more precise of the two: a size refusal under
-// X.2.3 ("message length exceeds administrative limit", a per-mailbox limit)
-// is exceedlimit, and a transient fault under X.4.7 ("delivery time
+// text where the code is the more precise of the two: an unknown host under
+// a temporary 4.x.x code is a DNS problem (networkerror), a size refusal
+// under X.2.3 ("message length exceeds administrative limit", a per-mailbox
+// limit) is exceedlimit, and a transient fault under X.4.7 ("delivery time
 // expired") is expired, the final outcome of those retries.
 func refine(reason, status string) string {
 	if len(status) < 5 || status[1] != '.' {
 		return reason
+	}
+	if status[0] == '4' && reason == ReasonHostUnknown {
+		// A domain that does not resolve for now is a DNS problem on the
+		// way; only a permanent answer says the domain is dead.
+		return ReasonNetworkError
 	}
 	switch status[2:] {
 	case "2.3":

@@ -77,6 +77,8 @@ var classifyCases = []classifyCase{
 	{"bounce", "4.4.1", "", "", "connect to mx.example.com[192.0.2.2]:25: Host unreachable", "", "soft", "networkerror", "Temporary failure", false},
 	{"bounce", "5.1.0", "550", "", "550 5.1.0 sender domain must exist", "", "hard", "rejected", "Blocked", false},
 
+	{"bounce", "4.4.0", "451", "", "451 4.4.0 Domain not found", "", "soft", "networkerror", "Temporary failure", false},
+
 	// ---- hasmoved, notaccept
 	{"bounce", "5.1.6", "550", "", "550 5.1.6 recipient no longer on server: kijitora@example.jp", "", "hard", "hasmoved", "Invalid recipient", true},
 	{"bounce", "", "551", "", "551 User not local; please try <neko@example.org>", "", "hard", "hasmoved", "Invalid recipient", true},

@@ -763,7 +763,6 @@ var strongPhraseTable = []phraseRule{
 	{ReasonHostUnknown, "unknown domain"},
 	{ReasonHostUnknown, "domain unknown"},
 	{ReasonHostUnknown, "domain is not reachable"}, // Outlook.com
-	{ReasonHostUnknown, "invalid domain"},
 	{ReasonHostUnknown, "unrouteable address"}, // Exim
 	{ReasonHostUnknown, "unroutable address"},
 	{ReasonHostUnknown, "dns lookup failure: host"},
