@@ -64,14 +64,15 @@ type Enqueuer interface {
 }
 
 // EnqueueSync queues a sync of a mailbox (the API's "trigger sync" and the
-// scheduler). A sync already queued is not an error: it returns
-// queued=false and nil.
-func EnqueueSync(ctx context.Context, q Enqueuer, mailboxID int64) (queued bool, err error) {
+// scheduler); opts override the task's options (tests pick their own
+// queue). A sync already queued is not an error: it returns queued=false
+// and nil.
+func EnqueueSync(ctx context.Context, q Enqueuer, mailboxID int64, opts ...asynq.Option) (queued bool, err error) {
 	t, err := NewMailboxSyncTask(mailboxID)
 	if err != nil {
 		return false, err
 	}
-	if _, err := q.EnqueueContext(ctx, t); err != nil {
+	if _, err := q.EnqueueContext(ctx, t, opts...); err != nil {
 		if errors.Is(err, asynq.ErrDuplicateTask) || errors.Is(err, asynq.ErrTaskIDConflict) {
 			return false, nil
 		}

@@ -371,3 +371,45 @@ func TestRetryDelayGrows(t *testing.T) {
 		prev = d
 	}
 }
+
+// TestWorkerRunsMailboxSync runs the real worker with the mailbox handlers:
+// the scheduler's claim enqueues the due mailbox and the worker syncs it.
+func TestWorkerRunsMailboxSync(t *testing.T) {
+	u := mailboxtest.Dovecot(t)
+	f := newFixture(t)
+	w, queue := newTestWorker(t)
+	client := asynq.NewClient(w.RedisConnOpt())
+	defer client.Close()
+	sched := &Scheduler{DB: f.db, Queue: client, Options: []asynq.Option{asynq.Queue(queue)}}
+	if err := RegisterMailboxSync(w, f.syncer, sched); err != nil {
+		t.Fatal(err)
+	}
+	mailboxtest.Append(t, u.Client(t), "INBOX", mailboxtest.Mix(100, time.Now()))
+	id := f.createMailbox(t, u, u.Password)
+	start(t, w)
+
+	ctx := context.Background()
+	if n, err := sched.EnqueueDue(ctx); err != nil || n != 1 {
+		t.Fatalf("EnqueueDue = %d, %v", n, err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		v, err := f.svc.Get(ctx, f.ws, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v.LastSyncAt != nil {
+			if v.Status != store.MailboxActive || v.MessagesSeen != 100 || v.BouncesRecorded != 50 {
+				t.Fatalf("after the worker's sync: %+v", v)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the worker did not sync the mailbox within 30s")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if n := f.count(t, `SELECT count(*) FROM bounce_events WHERE workspace_id = ?`, f.ws); n != 50 {
+		t.Fatalf("%d events, want 50", n)
+	}
+}

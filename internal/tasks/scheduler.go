@@ -24,6 +24,8 @@ type Scheduler struct {
 	Batch  int              // mailboxes claimed per round; 0 means 500
 	Now    func() time.Time // nil means time.Now
 	Logger *slog.Logger     // nil discards
+	// Options are passed to EnqueueSync (tests set their own queue).
+	Options []asynq.Option
 }
 
 // TypeMailboxSchedule is the periodic task whose handler enqueues the
@@ -77,7 +79,7 @@ func (s *Scheduler) EnqueueDue(ctx context.Context) (int, error) {
 			return queued, err
 		}
 		for _, id := range ids {
-			ok, err := EnqueueSync(ctx, s.Queue, id)
+			ok, err := EnqueueSync(ctx, s.Queue, id, s.Options...)
 			if err != nil {
 				if uerr := store.RescheduleMailbox(ctx, s.DB, id, now); uerr != nil {
 					s.log().Error("tasks: undo claim", "mailbox_id", id, "err", uerr)
