@@ -54,6 +54,7 @@ var eximFormat = &textFormat{
 		"has not yet been delivered",
 		"incorrectly constructed:",
 		"address(es) failed\n",
+		"The following address failed:", // MXLogic
 		// Mail.ru's Russian template: "К сожалению, Ваше письмо не может
 		// быть доставлено одному или нескольким получателям:"
 		"не может быть доставлено",
