@@ -147,6 +147,14 @@ var strongPhraseTable = []phraseRule{
 	{ReasonMailboxFull, "郵箱已滿"},
 	{ReasonMailboxFull, "file too large"}, // mbox delivery over the file size limit
 	{ReasonMailboxFull, "user is over quota"},
+	{ReasonMailboxFull, "buzón * lleno"},
+	{ReasonMailboxFull, "buzon * lleno"},
+	{ReasonMailboxFull, "caixa * cheia"},
+	{ReasonMailboxFull, "casella * piena"},
+	{ReasonMailboxFull, "boîte * pleine"},
+	{ReasonMailboxFull, "boite * pleine"},
+	{ReasonMailboxFull, "postfach * voll"},
+	{ReasonMailboxFull, "ящик * переполнен"},
 
 	// ---- mesgtoobig: the message is larger than the system accepts
 	{ReasonMesgTooBig, "message too large"},
@@ -623,6 +631,7 @@ var strongPhraseTable = []phraseRule{
 	{reasonUserUnknownDefinite, "ディレクトリのリストにありません"},                                   // Lotus Notes (Japanese)
 	{reasonUserUnknownDefinite, "ディレクトリには見つかりません"},                                    // Lotus Domino (Japanese)
 	{reasonUserUnknownDefinite, "suppressed sending to this address"},                 // Amazon SES suppression list (earlier invalid-address bounce)
+	{reasonUserUnknownDefinite, "d au moins un destinataire invalide"},                // La Poste
 
 	// ---- userunknown: no such mailbox at that domain
 	{ReasonUserUnknown, "user unknown"},
@@ -763,7 +772,7 @@ var strongPhraseTable = []phraseRule{
 	{ReasonHostUnknown, "unknown domain"},
 	{ReasonHostUnknown, "domain unknown"},
 	{ReasonHostUnknown, "domain is not reachable"}, // Outlook.com
-	{ReasonHostUnknown, "unrouteable address"}, // Exim
+	{ReasonHostUnknown, "unrouteable address"},     // Exim
 	{ReasonHostUnknown, "unroutable address"},
 	{ReasonHostUnknown, "dns lookup failure: host"},
 	{ReasonHostUnknown, "nxdomain"},
@@ -924,6 +933,10 @@ var strongPhraseTable = []phraseRule{
 	{ReasonRejected, "email address has been blacklisted"}, // MessageLabs
 	{ReasonRejected, "this server does not accept mail from"},
 	{ReasonRejected, "sender domain must exist"},
+	{ReasonRejected, "unrouteable address * sender verify failed"}, // Exim sender callout
+	{ReasonRejected, "verification failed for * sender verify failed"},
+	{ReasonRejected, "sender address is not allowed"},
+	{ReasonRejected, "sender address not allowed"},
 
 	// ---- expired: the sending MTA gave up after its queue lifetime
 	{ReasonExpired, "message expired"},
@@ -994,6 +1007,7 @@ var strongPhraseTable = []phraseRule{
 	{ReasonPolicyViolation, "containing images or other attachments"},
 	{ReasonPolicyViolation, "using a mass mailer"},
 	{ReasonPolicyViolation, "recipient is not accepting mail with"}, // AOL
+	{ReasonPolicyViolation, "content restrictions"},
 
 	// ---- contenterror: message content or headers refused
 	{ReasonContentError, "media error"},
