@@ -133,7 +133,8 @@ type textFormat struct {
 var textFormats []*textFormat
 
 // textFormatOrder fixes the order in which families are tried regardless
-// of file initialisation order: lower first. Families not listed run last.
+// of file initialisation order: lower first (every format registers with
+// a priority; equal priorities keep registration order).
 var textFormatOrder = map[string]int{}
 
 // textHeaderNames lists, once each, the header fields any format's
