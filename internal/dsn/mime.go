@@ -7,6 +7,7 @@ import (
 	"mime"
 	"mime/quotedprintable"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/emersion/go-message/charset"
 )
@@ -467,21 +468,93 @@ func charsetDecode(b []byte, cs string) []byte {
 	cs = lowerASCII(strings.Trim(strings.TrimSpace(cs), `"`))
 	switch cs {
 	case "", "us-ascii", "ascii", "utf-8", "utf8", "unknown-8bit", "x-unknown", "8bit", "7bit":
-		if bytes.Contains(b, []byte("\x1b$B")) || bytes.Contains(b, []byte("\x1b$@")) {
+		switch {
+		case bytes.Contains(b, []byte("\x1b$B")) || bytes.Contains(b, []byte("\x1b$@")):
 			cs = "iso-2022-jp"
-		} else {
+		case mostlyUTF8(b):
 			return b
+		default:
+			// Undeclared or wrongly declared 8-bit text: the first legacy
+			// reading without replacement characters, Latin-1's superset
+			// as the last resort.
+			for _, alt := range []string{"euc-jp", "shift_jis"} {
+				if out, ok := convert(b, alt); ok && !bytes.Contains(out, []byte("\uFFFD")) {
+					return out
+				}
+			}
+			cs = "windows-1252"
 		}
 	}
+	if isJapaneseCharset(cs) && !bytes.Contains(b, []byte("\x1b")) && hasHighBytes(b) {
+		// Mislabelled Japanese text (8-bit EUC-JP or Shift_JIS declared as
+		// ISO-2022-JP, or the reverse): take the reading without
+		// replacement characters.
+		for _, alt := range []string{cs, "euc-jp", "shift_jis"} {
+			if out, ok := convert(b, alt); ok && !bytes.Contains(out, []byte("\uFFFD")) {
+				return out
+			}
+		}
+	}
+	if out, ok := convert(b, cs); ok {
+		return out
+	}
+	return b
+}
+
+// convert decodes b from charset cs to UTF-8.
+func convert(b []byte, cs string) ([]byte, bool) {
 	r, err := charset.Reader(cs, bytes.NewReader(b))
 	if err != nil {
-		return b
+		return nil, false
 	}
 	out, err := io.ReadAll(r)
 	if err != nil && len(out) == 0 {
-		return b
+		return nil, false
 	}
-	return out
+	return out, true
+}
+
+// mostlyUTF8 reports text whose 8-bit sequences are mostly valid UTF-8
+// (a truncated or damaged UTF-8 body stays UTF-8).
+func mostlyUTF8(b []byte) bool {
+	if utf8.Valid(b) {
+		return true
+	}
+	valid, invalid := 0, 0
+	for i := 0; i < len(b); {
+		if b[i] < 0x80 {
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n <= 1 {
+			invalid++
+			i++
+			continue
+		}
+		valid++
+		i += n
+	}
+	return valid > invalid
+}
+
+// isJapaneseCharset reports the Japanese legacy charsets.
+func isJapaneseCharset(cs string) bool {
+	switch cs {
+	case "iso-2022-jp", "euc-jp", "shift_jis", "shift-jis", "sjis", "x-sjis", "cp932", "windows-31j":
+		return true
+	}
+	return false
+}
+
+// hasHighBytes reports a byte outside 7-bit ASCII.
+func hasHighBytes(b []byte) bool {
+	for _, c := range b {
+		if c >= 0x80 {
+			return true
+		}
+	}
+	return false
 }
 
 // text returns the part body transfer-decoded and converted to UTF-8.
