@@ -60,46 +60,96 @@ SET sent = c.sent + EXCLUDED.sent, events = c.events + EXCLUDED.events,
     delayed = c.delayed + EXCLUDED.delayed, delivered = c.delivered + EXCLUDED.delivered;
 
 -- name: report-totals
--- Totals of one campaign ($2), or of every campaign of the workspace when $2
--- is NULL (unmatched events, campaign 0, are not part of a campaign total).
-SELECT COALESCE(SUM(sent), 0), COALESCE(SUM(events), 0), COALESCE(SUM(bounced), 0),
-       COALESCE(SUM(hard), 0), COALESCE(SUM(soft), 0), COALESCE(SUM(complaints), 0),
-       COALESCE(SUM(auto_replies), 0), COALESCE(SUM(delayed), 0), COALESCE(SUM(delivered), 0),
-       COALESCE(SUM(leads_bounced), 0)
+-- Totals of one campaign ($2; 0 for the workspace's unmatched events).
+SELECT COALESCE(SUM(sent), 0)::bigint, COALESCE(SUM(events), 0)::bigint, COALESCE(SUM(bounced), 0)::bigint,
+       COALESCE(SUM(hard), 0)::bigint, COALESCE(SUM(soft), 0)::bigint, COALESCE(SUM(complaints), 0)::bigint,
+       COALESCE(SUM(auto_replies), 0)::bigint, COALESCE(SUM(delayed), 0)::bigint, COALESCE(SUM(delivered), 0)::bigint,
+       COALESCE(SUM(leads_bounced), 0)::bigint
 FROM report_campaign_counters
 WHERE workspace_id = $1
-  AND (CASE WHEN $2::bigint IS NULL THEN campaign_id <> 0 ELSE campaign_id = $2 END);
+  AND campaign_id = $2::bigint;
+
+-- name: report-totals-all
+-- Every campaign of the workspace ($2 must be NULL; unmatched events, campaign
+-- 0, are left out).
+-- Totals of one campaign ($2; 0 for the workspace's unmatched events).
+SELECT COALESCE(SUM(sent), 0)::bigint, COALESCE(SUM(events), 0)::bigint, COALESCE(SUM(bounced), 0)::bigint,
+       COALESCE(SUM(hard), 0)::bigint, COALESCE(SUM(soft), 0)::bigint, COALESCE(SUM(complaints), 0)::bigint,
+       COALESCE(SUM(auto_replies), 0)::bigint, COALESCE(SUM(delayed), 0)::bigint, COALESCE(SUM(delivered), 0)::bigint,
+       COALESCE(SUM(leads_bounced), 0)::bigint
+FROM report_campaign_counters
+WHERE workspace_id = $1
+  AND campaign_id <> 0 AND $2::bigint IS NULL;
 
 -- name: report-labels
 -- Per label, class and code; the caller folds codes into label rows and
 -- keeps each label's top codes.
-SELECT label, class, code, SUM(events)
+SELECT label, class, code, SUM(events)::bigint
 FROM report_label_counters
 WHERE workspace_id = $1
-  AND (CASE WHEN $2::bigint IS NULL THEN campaign_id <> 0 ELSE campaign_id = $2 END)
+  AND campaign_id = $2::bigint
+GROUP BY label, class, code
+HAVING SUM(events) <> 0
+ORDER BY label, SUM(events) DESC, class, code;
+
+-- name: report-labels-all
+-- Every campaign of the workspace ($2 must be NULL; unmatched events, campaign
+-- 0, are left out).
+-- Per label, class and code; the caller folds codes into label rows and
+-- keeps each label's top codes.
+SELECT label, class, code, SUM(events)::bigint
+FROM report_label_counters
+WHERE workspace_id = $1
+  AND campaign_id <> 0 AND $2::bigint IS NULL
 GROUP BY label, class, code
 HAVING SUM(events) <> 0
 ORDER BY label, SUM(events) DESC, class, code;
 
 -- name: report-dimension
 -- Per value of one dimension ($3: provider or mailbox).
-SELECT value, SUM(sent), SUM(events), SUM(bounced), SUM(hard), SUM(soft), SUM(complaints),
-       SUM(auto_replies), SUM(delayed), SUM(delivered)
+SELECT value, SUM(sent)::bigint, SUM(events)::bigint, SUM(bounced)::bigint, SUM(hard)::bigint, SUM(soft)::bigint, SUM(complaints)::bigint,
+       SUM(auto_replies)::bigint, SUM(delayed)::bigint, SUM(delivered)::bigint
 FROM report_dimension_counters
 WHERE workspace_id = $1
-  AND (CASE WHEN $2::bigint IS NULL THEN campaign_id <> 0 ELSE campaign_id = $2 END)
-  AND dimension = $3
+  AND campaign_id = $2::bigint
+  AND dimension = $3::text
+GROUP BY value
+ORDER BY value;
+
+-- name: report-dimension-all
+-- Every campaign of the workspace ($2 must be NULL; unmatched events, campaign
+-- 0, are left out).
+-- Per value of one dimension ($3: provider or mailbox).
+SELECT value, SUM(sent)::bigint, SUM(events)::bigint, SUM(bounced)::bigint, SUM(hard)::bigint, SUM(soft)::bigint, SUM(complaints)::bigint,
+       SUM(auto_replies)::bigint, SUM(delayed)::bigint, SUM(delivered)::bigint
+FROM report_dimension_counters
+WHERE workspace_id = $1
+  AND campaign_id <> 0 AND $2::bigint IS NULL
+  AND dimension = $3::text
 GROUP BY value
 ORDER BY value;
 
 -- name: report-daily
 -- Daily series in time zone $3 (an IANA name) over [$4, $5).
-SELECT (period_start AT TIME ZONE $3)::date AS day, SUM(sent), SUM(events), SUM(bounced), SUM(hard),
-       SUM(soft), SUM(complaints), SUM(auto_replies), SUM(delayed), SUM(delivered)
+SELECT (period_start AT TIME ZONE $3::text)::date AS day, SUM(sent)::bigint, SUM(events)::bigint, SUM(bounced)::bigint, SUM(hard)::bigint,
+       SUM(soft)::bigint, SUM(complaints)::bigint, SUM(auto_replies)::bigint, SUM(delayed)::bigint, SUM(delivered)::bigint
 FROM report_period_counters
 WHERE workspace_id = $1
-  AND (CASE WHEN $2::bigint IS NULL THEN campaign_id <> 0 ELSE campaign_id = $2 END)
-  AND period_start >= $4 AND period_start < $5
+  AND campaign_id = $2::bigint
+  AND period_start >= $4::timestamptz AND period_start < $5::timestamptz
+GROUP BY day
+ORDER BY day;
+
+-- name: report-daily-all
+-- Every campaign of the workspace ($2 must be NULL; unmatched events, campaign
+-- 0, are left out).
+-- Daily series in time zone $3 (an IANA name) over [$4, $5).
+SELECT (period_start AT TIME ZONE $3::text)::date AS day, SUM(sent)::bigint, SUM(events)::bigint, SUM(bounced)::bigint, SUM(hard)::bigint,
+       SUM(soft)::bigint, SUM(complaints)::bigint, SUM(auto_replies)::bigint, SUM(delayed)::bigint, SUM(delivered)::bigint
+FROM report_period_counters
+WHERE workspace_id = $1
+  AND campaign_id <> 0 AND $2::bigint IS NULL
+  AND period_start >= $4::timestamptz AND period_start < $5::timestamptz
 GROUP BY day
 ORDER BY day;
 
