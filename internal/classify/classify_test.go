@@ -366,3 +366,25 @@ func TestMatcher(t *testing.T) {
 		}
 	}
 }
+
+// FuzzReasonOf checks that any evidence yields a reason of the vocabulary
+// and a consistent verdict, without panicking.
+func FuzzReasonOf(f *testing.F) {
+	for _, c := range classifyCases {
+		f.Add(c.status, c.reply, c.command, c.diag, c.hint)
+	}
+	f.Add("5.1.1", "550", "", "\xff\xfe<@@>@ ~ * 550-5.1.1 550- 550", "")
+	f.Fuzz(func(t *testing.T, status, reply, command, diag, hint string) {
+		r := ReasonOf(Evidence{Status: status, ReplyCode: reply, Command: command, Diagnostic: diag, Hint: hint})
+		if !isReason(r) {
+			t.Fatalf("reason %q is not in the vocabulary", r)
+		}
+		v := Classify(dsn.Result{Kind: dsn.KindBounce, Status: status, ReplyCode: reply, Command: command, Diagnostic: diag, Hint: hint})
+		if v.Label == "" || v.Class == "" {
+			t.Fatalf("verdict %+v lacks a label or class", v)
+		}
+		if v.AddressInvalid && v.Class != ClassHard && v.Reason == ReasonNotAccept {
+			t.Fatalf("soft notaccept marked invalid: %+v", v)
+		}
+	})
+}
