@@ -24,6 +24,7 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/rebound-hq/rebound/internal/mailbox"
+	"github.com/rebound-hq/rebound/internal/metrics"
 	"github.com/rebound-hq/rebound/internal/store"
 	"github.com/rebound-hq/rebound/internal/tracking"
 )
@@ -167,6 +168,7 @@ func (s *Syncer) SyncMailbox(ctx context.Context, id int64) (mailbox.Stats, erro
 	log := s.log().With("mailbox_id", id)
 	unlock, err := store.LockMailboxSync(ctx, s.DB, id)
 	if errors.Is(err, store.ErrLocked) {
+		metrics.SyncFinished(metrics.SyncSkipped)
 		log.Info("tasks: sync already running; skipped")
 		return mailbox.Stats{}, nil
 	}
@@ -195,6 +197,7 @@ func (s *Syncer) SyncMailbox(ctx context.Context, id int64) (mailbox.Stats, erro
 	if err != nil {
 		// Sealed with a key no longer configured, or corrupt: only new
 		// credentials can fix it.
+		metrics.SyncFinished(metrics.SyncAuthError)
 		s.finish(ctx, row, settings, mailbox.Stats{}, err, store.MailboxAuthError)
 		return mailbox.Stats{}, fmt.Errorf("tasks: %w: %w", err, asynq.SkipRetry)
 	}
@@ -226,6 +229,7 @@ func (s *Syncer) SyncMailbox(ctx context.Context, id int64) (mailbox.Stats, erro
 		return st, s.fail(ctx, row, settings, err, st)
 	}
 	s.finish(ctx, row, settings, st, nil, store.MailboxActive)
+	metrics.SyncFinished(metrics.SyncOK)
 	log.Info("tasks: mailbox synced", "seen", st.Seen, "fetched", st.Fetched, "bounces", st.Bounces,
 		"took", s.now().Sub(start).Round(time.Millisecond))
 	return st, nil
@@ -238,8 +242,12 @@ func (s *Syncer) fail(ctx context.Context, row *store.MailboxRow, settings mailb
 		st = partial[0]
 	}
 	var ve *mailbox.ValidationError
+	if !errors.Is(err, mailbox.ErrAuth) {
+		metrics.SyncFinished(metrics.SyncError)
+	}
 	switch {
 	case errors.Is(err, mailbox.ErrAuth):
+		metrics.SyncFinished(metrics.SyncAuthError)
 		s.finish(ctx, row, settings, st, err, store.MailboxAuthError)
 		return fmt.Errorf("tasks: mailbox %d: %w: %w", row.ID, err, asynq.SkipRetry)
 	case errors.As(err, &ve), errors.Is(err, mailbox.ErrPrivateHost), errors.Is(err, mailbox.ErrCapability):
@@ -299,6 +307,9 @@ func (r *Recorder) RecordBatch(ctx context.Context, msgs []mailbox.Message, cp m
 	}
 	var res mailbox.BatchResult
 	for i, o := range out {
+		for _, e := range o.Events {
+			metrics.EventRecorded(e.Kind, e.Class)
+		}
 		if !o.Duplicate && len(o.Events) > 0 {
 			res.BounceUIDs = append(res.BounceUIDs, msgs[i].UID)
 		}
