@@ -65,6 +65,19 @@ func parseARF(m *message) ([]Result, error) {
 	if len(rcpts) == 0 {
 		rcpts = removal
 	}
+	if len(rcpts) == 0 && m.origPart != nil {
+		// Microsoft's JMRP reports name the complainant in the returned
+		// original's X-HmXmrOriginalRecipient header.
+		var oh header
+		if len(m.origPart.children) > 0 {
+			oh = m.origPart.children[0].hdr
+		} else {
+			oh, _ = parseHeader(trimLeadingBlank(m.origPart.text()))
+		}
+		if v := oh.get("x-hmxmroriginalrecipient"); v != "" {
+			rcpts = append(rcpts, v)
+		}
+	}
 	if len(rcpts) == 0 {
 		o := m.originalOf()
 		for _, a := range strings.Split(o.To, ",") {

@@ -121,6 +121,7 @@ func TestKinds(t *testing.T) {
 		{"rfc3464_delivered", []Kind{KindDelivered, KindDelivered}, "carol@icloud.com", "2.0.0", "", "", ""},
 		{"rfc6533_global", []Kind{KindBounce}, "θσερ@παράδειγμα.test", "5.2.2", "g1@sender.test", "", ""},
 		{"arf_abuse", []Kind{KindComplaint}, "erin@hotmail.com", "", "arf-1@sender.test", "X-Rebound-Campaign=cmp-9", ""},
+		{"arf_jmrp", []Kind{KindComplaint}, "nora@hotmail.com", "", "jmrp-1@sender.test", "X-Hmxmroriginalrecipient=<nora@hotmail.com>", ""},
 		{"autoreply_vacation", []Kind{KindAutoReply}, "frank@example.org", "", "", "", ""},
 		{"autoreply_subject_de", []Kind{KindAutoReply}, "juergen@example.de", "", "", "", ""},
 		{"not_bounce", []Kind{KindNotBounce}, "", "", "", "", ""},
