@@ -56,6 +56,8 @@ install_missing() {
 write_config() {
 	mkdir -p "$DIR/state" "$BASE/mail"
 	ln -sfn "$BASE" "$DIR/run"
+	# Each test takes a fresh user; drop mailboxes of runs over a day old.
+	find "$BASE/mail" -mindepth 1 -maxdepth 1 -mmin +1440 -exec rm -rf {} + 2>/dev/null || true
 	local uid gid
 	uid=$(id -u)
 	gid=$(id -g)
