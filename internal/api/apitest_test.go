@@ -18,10 +18,10 @@ import (
 	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
-	"github.com/hibiken/asynq"
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/gorillamux"
+	"github.com/hibiken/asynq"
 	"github.com/labstack/echo/v4"
 	"gorm.io/gorm"
 
@@ -227,7 +227,7 @@ func (v *env) do(r request) *response {
 	}
 	if route != nil && !r.invalid {
 		if err := openapi3filter.ValidateRequest(ctx, in); err != nil {
-			v.t.Fatalf("%s %s: request does not match openapi.yaml: %v", r.method, r.path, err)
+			v.t.Fatalf("%s %s: request does not match openapi.yaml: %s", r.method, r.path, short(err))
 		}
 		req.Body = io.NopCloser(bytes.NewReader(r.body))
 	}
@@ -251,7 +251,7 @@ func (v *env) do(r request) *response {
 			Options:                &openapi3filter.Options{IncludeResponseStatus: true, MultiError: true},
 		}
 		if err := openapi3filter.ValidateResponse(ctx, out); err != nil {
-			v.t.Fatalf("%s %s: response %d does not match openapi.yaml: %v\nbody: %s", r.method, r.path, rec.Code, err, res.Body)
+			v.t.Fatalf("%s %s: response %d does not match openapi.yaml: %s\nbody: %.2000s", r.method, r.path, rec.Code, short(err), res.Body)
 		}
 	}
 	return res
@@ -378,4 +378,14 @@ func (v *env) put(token, path string, body any) *response {
 func (v *env) del(token, path string) *response {
 	v.t.Helper()
 	return v.do(request{method: "DELETE", path: path, token: token})
+}
+
+// short cuts kin-openapi's error, which quotes whole schemas, to its
+// first lines.
+func short(err error) string {
+	lines := strings.SplitN(err.Error(), "\n", 6)
+	if len(lines) > 5 {
+		lines = lines[:5]
+	}
+	return strings.Join(lines, "\n")
 }
