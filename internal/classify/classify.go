@@ -108,7 +108,8 @@ var retryHints = map[string]bool{
 //  2. strong phrases of the diagnostic (phrases.go), the most telling reason
 //     first (reasonRank): the text says more than any code, so a 5.1.1 that
 //     says "rate limited" is speeding and a 5.7.1 "blocked using Spamhaus" is
-//     blocked. A local-delivery diagnostic (type x-unix) is mailererror
+//     blocked; spam or malware wording said before DATA beside a blocklist
+//     phrase is blocked. A local-delivery diagnostic (type x-unix) is mailererror
 //     unless it speaks of quota or size. A fault on the way read from the
 //     text (expired and the reasons ranked after it, but contenterror) gives
 //     way to a Hint stating a reason, as the format knows its own sentence;
@@ -170,6 +171,18 @@ func ReasonOf(e Evidence) string {
 		// A fault on the way read from the text says less than the
 		// reason the format itself states.
 		return e.Hint
+	}
+	if tr == ReasonSpamDetected || tr == ReasonVirusDetected {
+		// A content verdict is only given once the content was sent: said
+		// before DATA, next to a blocklist phrase, it is about our host.
+		switch commandOf() {
+		case "CONN", "HELO", "EHLO", "MAIL", "RCPT":
+			for _, m := range found {
+				if strongPhrases.rules[m.rule].reason == ReasonBlocked {
+					return ReasonBlocked
+				}
+			}
+		}
 	}
 	if tr == ReasonSecurityError || tr == ReasonSyntaxError {
 		if commandOf() == "STARTTLS" {

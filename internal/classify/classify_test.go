@@ -150,6 +150,8 @@ var classifyCases = []classifyCase{
 	{"bounce", "5.7.1", "550", "", "550 5.7.1 Message content rejected, UBE, id=00000-00-000", "", "hard", "spamdetected", "Spam or content", false},
 	{"bounce", "5.7.1", "550", "", "550-5.7.1 Our system has detected that this message is 550-5.7.1 likely unsolicited mail. To reduce the amount of spam sent to Gmail, 550-5.7.1 this message has been blocked.", "", "hard", "spamdetected", "Spam or content", false},
 	{"bounce", "", "", "", "Your email to group kijitora@example.com was rejected due to spam classification. Set up SPF records for your sending domain if you have not done so already.", "", "soft", "spamdetected", "Spam or content", false},
+	{"bounce", "5.7.1", "554", "RCPT", "554 5.7.1 Your IP is blacklisted for sending spam", "", "hard", "blocked", "Blocked", false},
+	{"bounce", "5.7.1", "554", "DATA", "554 5.7.1 Your IP is blacklisted for sending spam", "", "hard", "spamdetected", "Spam or content", false},
 	{"bounce", "", "550", "", "550 Virus Detected; Content Rejected", "", "hard", "virusdetected", "Spam or content", false},
 	{"bounce", "5.6.0", "550", "", "550 5.6.0 Recipient address rejected: Media error", "", "hard", "contenterror", "Spam or content", false},
 	{"bounce", "5.2.0", "550", "", "550 5.2.0 Message Filtered", "", "hard", "filtered", "Spam or content", false},
