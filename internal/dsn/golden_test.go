@@ -226,3 +226,30 @@ func TestCodes(t *testing.T) {
 		}
 	}
 }
+
+// TestCharsets checks the body text of fixtures in legacy or mislabelled
+// charsets decodes to the expected UTF-8.
+func TestCharsets(t *testing.T) {
+	cases := []struct{ file, want string }{
+		{"text_mislabelled_eucjp", "送信先メールアドレスが見つかりません"},
+		{"text_koi8r", "Почтовый ящик переполнен"},
+		{"text_iso2022jp", "宛先のメールボックスは容量を超えています"},
+		{"autoreply_vacation", "Café closed"},
+	}
+	for _, c := range cases {
+		raw, err := os.ReadFile(filepath.Join("testdata", c.file+".eml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := parseMessage(normalise(raw))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := m.bodyText(); !strings.Contains(got, c.want) {
+			t.Errorf("%s: body %q lacks %q", c.file, got, c.want)
+		}
+	}
+	if got := decodeWords("=?koi8-r?B?7sUgxM/T1MHXzMXOzw==?="); got != "Не доставлено" {
+		t.Errorf("RFC 2047 koi8-r word decoded to %q", got)
+	}
+}
