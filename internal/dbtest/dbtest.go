@@ -129,7 +129,7 @@ func open(tb testing.TB) *sql.DB {
 		_ = db.Close()
 		tb.Fatalf("dbtest: cannot reach PostgreSQL at %s (run make test, or make services-up): %v", redact(raw), err)
 	}
-	db.SetMaxOpenConns(4)
+	db.SetMaxOpenConns(8)
 	admin, adminURL, template = db, raw, ""
 	return admin
 }
