@@ -17,7 +17,7 @@ type codeRule struct {
 // code (the class digit removed: "1.1" for 5.1.1 and 4.1.1) to a reason.
 // Texts are from RFC 3463 §3 and the IANA "SMTP Enhanced Status Codes"
 // registry (RFC 5248 and the RFCs it lists). Codes absent here ("0.0",
-// "1.0", "2.0", ...) say nothing about the cause.
+// "1.0", "3.0" for a temporary code, ...) say nothing about the cause.
 var statusRules = map[string]codeRule{
 	// X.1 addressing status (RFC 3463 §3.2)
 	"1.1":  {ReasonUserUnknown, true},  // bad destination mailbox address
@@ -32,6 +32,7 @@ var statusRules = map[string]codeRule{
 	"2.1": {ReasonSuspend, true},      // mailbox disabled, not accepting messages
 	"2.2": {ReasonMailboxFull, true},  // mailbox full
 	"2.3": {ReasonExceedLimit, true},  // message length exceeds administrative limit
+	"2.0": {ReasonFiltered, false},    // other or undefined mailbox status: the mailbox exists, something about it refused
 	"2.4": {ReasonSystemError, false}, // mailing list expansion problem
 	// X.3 mail system status (RFC 3463 §3.4)
 	"3.0": {ReasonSystemError, false}, // other or undefined mail system status (permanent only, see statusRule)
@@ -140,10 +141,17 @@ func statusRule(status string) (codeRule, bool) {
 	if status == "4.3.0" {
 		return codeRule{}, false
 	}
-	// X.4.4 "unable to route" is a dead domain only when permanent; a
-	// temporary 4.4.4 is a routing problem on the way.
-	if r.reason == ReasonHostUnknown && status[2:] == "4.4" && status[0] != '5' {
-		return codeRule{ReasonNetworkError, false}, true
+	if status[0] != '5' {
+		switch status[2:] {
+		case "4.4":
+			// X.4.4 "unable to route" is a dead domain only when permanent;
+			// a temporary 4.4.4 is a routing problem on the way.
+			return codeRule{ReasonNetworkError, false}, true
+		case "4.1":
+			// A final report of 4.4.1 "no answer from host" means the
+			// sender gave up after its retries.
+			return codeRule{ReasonExpired, false}, true
+		}
 	}
 	return r, true
 }
