@@ -81,10 +81,20 @@ func parseSendmailText(f *textFormat, h textHeader, section string) []Result {
 		switch mode {
 		case 1:
 			if t[0] == '(' {
-				if len(rs) > 0 && !strings.HasPrefix(t, "(expanded from") {
-					r := &rs[len(rs)-1]
-					r.Diagnostic = joinDiag(r.Diagnostic, []string{strings.Trim(strings.TrimPrefix(t[1:], "reason:"), "() ")})
+				if len(rs) == 0 {
+					return true
 				}
+				r := &rs[len(rs)-1]
+				if strings.HasPrefix(t, "(expanded from") {
+					// A program or file entry ("|/usr/bin/procmail") is
+					// known by the address it was expanded from.
+					if a, _ := firstAddr(t); a != "" && r.Recipient == "" && idx(a) < 0 {
+						r.Recipient = a
+						pos[strings.ToLower(a)] = len(rs) - 1
+					}
+					return true
+				}
+				r.Diagnostic = joinDiag(r.Diagnostic, []string{strings.Trim(strings.TrimPrefix(t[1:], "reason:"), "() ")})
 				return true
 			}
 			w := strings.TrimPrefix(t, ">>> ")
@@ -96,11 +106,15 @@ func parseSendmailText(f *textFormat, h textHeader, section string) []Result {
 				if strings.HasPrefix(strings.TrimSpace(rest), "<") {
 					rs[len(rs)-1].Diagnostic = ""
 				}
+			} else if word[0] == '"' || word[0] == '|' || word[0] == '/' {
+				rs = append(rs, Result{}) // named by a following "(expanded from: ...)"
 			}
 		case 2:
 			switch {
-			case strings.HasPrefix(t, "While talking to "):
-				remote = strings.TrimSuffix(strings.TrimPrefix(t, "While talking to "), ":")
+			case strings.HasPrefix(t, "While talking to ") || strings.HasPrefix(t, "... while talking to "):
+				// V5 "While talking to host:", V8 "... while talking to host.:"
+				_, host, _ := strings.Cut(t, "alking to ")
+				remote = strings.TrimSuffix(strings.TrimSuffix(host, ":"), ".")
 				pending = pending[:0]
 			case strings.HasPrefix(t, ">>> "):
 				cmd := t[4:]
@@ -114,7 +128,11 @@ func parseSendmailText(f *textFormat, h textHeader, section string) []Result {
 				}
 			default:
 				code, rest, _ := strings.Cut(t, " ")
-				if len(code) == 3 && isDigit(code[0]) && isDigit(code[1]) && isDigit(code[2]) {
+				if who, _, ok := strings.Cut(t, "... "); ok && cleanAddr(who) != "" {
+					// "<user@example.com>... Deferred: 421" (no leading code)
+					code, rest = "", t
+				}
+				if code == "" || len(code) == 3 && isDigit(code[0]) && isDigit(code[1]) && isDigit(code[2]) {
 					who, text, ok := strings.Cut(rest, "... ")
 					if !ok {
 						if len(loose) < 32 {
@@ -122,14 +140,23 @@ func parseSendmailText(f *textFormat, h textHeader, section string) []Result {
 						}
 						return true
 					}
+					// V8 puts the enhanced code before the address:
+					// "550 5.1.1 <user@example.com>... User unknown".
+					st := ""
+					if s, n := statusAt(who, 0); n > 0 {
+						st, who = s, strings.TrimSpace(who[n:])
+					}
 					a := cleanAddr(who)
 					if a == "" {
-						if (code[0] == '4' || code[0] == '5') && len(loose) < 32 {
+						if code != "" && (code[0] == '4' || code[0] == '5') && len(loose) < 32 {
 							loose = append(loose, t)
 						}
 						return true
 					}
 					diag := text
+					if st != "" {
+						diag = code + " " + st + " " + text
+					}
 					rc := code
 					if c, _ := replyAt(text, 0); c != "" {
 						rc = c
@@ -140,7 +167,14 @@ func parseSendmailText(f *textFormat, h textHeader, section string) []Result {
 					// unknown" never reached a server.
 					cmd, host := "", ""
 					if len(pending) > 0 {
-						diag = joinDiag(diag, pending)
+						// The remote server's reply comes first and gives
+						// the reply code; Sendmail's own summary line (and
+						// its enhanced code) follows.
+						remoteText := strings.Join(pending, " ")
+						if _, c := diagCodes(remoteText); c != "" {
+							rc = c
+						}
+						diag = joinDiag(remoteText, []string{diag})
 						cmd, host = lastCmd, remote
 					}
 					i := idx(a)
@@ -148,7 +182,8 @@ func parseSendmailText(f *textFormat, h textHeader, section string) []Result {
 						add(Result{Recipient: a})
 						i = len(rs) - 1
 					}
-					rs[i].Diagnostic = joinDiag(diag, nil)
+					// A "(reason: ...)" from the address list stays first.
+					rs[i].Diagnostic = joinDiag(rs[i].Diagnostic, []string{diag})
 					rs[i].ReplyCode = rc
 					rs[i].RemoteMTA = strings.ToLower(host)
 					rs[i].Command = cmd
