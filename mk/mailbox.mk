@@ -15,7 +15,6 @@ dovecot-status: ## show whether the private Dovecot runs, and where
 	@scripts/dovecot.sh status
 
 test-mailbox: services-up dovecot-up ## run the secret, mailbox and tasks tests (in-process IMAP, Dovecot, PostgreSQL, Redis)
-	$(TEST_ENV) $(GO) run ./cmd/rebound migrate up
 	$(TEST_ENV) $(GO) test $(TESTFLAGS) ./internal/secret/... ./internal/mailbox/... ./internal/tasks/...
 
 bench-mailbox: services-up dovecot-up ## sync a 10,000-message Dovecot folder into PostgreSQL; reports msgs/s and bounces/s
