@@ -253,3 +253,20 @@ func TestCharsets(t *testing.T) {
 		t.Errorf("RFC 2047 koi8-r word decoded to %q", got)
 	}
 }
+
+// TestOriginalMarkersAnchor checks every original marker contains the word
+// indexOriginalMarker anchors on, and that markers are found.
+func TestOriginalMarkersAnchor(t *testing.T) {
+	for _, m := range originalMarkers {
+		if !strings.Contains(m, "message") {
+			t.Errorf("original marker %q lacks the anchor word \"message\"", m)
+		}
+	}
+	text := "hello\nthe message could not be delivered\n\n--- below this line is a copy of the message.\n\nfrom: a@b.test\n"
+	if got, want := indexOriginalMarker(text), strings.Index(text, "--- below"); got != want {
+		t.Errorf("indexOriginalMarker = %d, want %d", got, want)
+	}
+	if got := indexOriginalMarker("no marker here\nmessage text\n"); got != -1 {
+		t.Errorf("indexOriginalMarker found %d in a text without marker", got)
+	}
+}

@@ -78,58 +78,31 @@ var originalMarkers = []string{
 	"------ below this line is a copy of the message",
 }
 
-// markerAnchors are substrings every original marker contains; the
-// markers are only checked where an anchor occurs.
-var markerAnchors = func() []string {
-	anchors := []string{"original message", "copy of the message", "message header", "unsent message",
-		"returned message", "message/rfc822", "failed message", "your message reads", "forwarded message",
-		"header of the original", "original message", "original message header"}
-	for _, m := range originalMarkers {
-		found := false
-		for _, a := range anchors {
-			if strings.Contains(m, a) {
-				found = true
-				break
-			}
-		}
-		if !found {
-			anchors = append(anchors, m)
-		}
-	}
-	return anchors
-}()
-
 // indexOriginalMarker returns the index of the first original marker in
-// the lower-case text t, or -1. It looks for the few anchors first and
-// checks the markers only on the lines where one occurs.
+// the lower-case text t, or -1. Every marker contains the word "message"
+// (TestOriginalMarkersAnchor), so the markers are only checked on the lines
+// where that word occurs: one scan of the text.
 func indexOriginalMarker(t string) int {
-	best := -1
-	for _, a := range markerAnchors {
-		off := 0
-		for off < len(t) {
-			i := strings.Index(t[off:], a)
-			if i < 0 {
-				break
-			}
-			i += off
-			if best >= 0 && i >= best {
-				break
-			}
-			ls := lineStart(t, i)
-			le := strings.IndexByte(t[i:], '\n')
-			if le < 0 {
-				le = len(t)
-			} else {
-				le += i
-			}
-			if j := indexAny(t[ls:le], originalMarkers); j >= 0 {
-				best = ls + j
-				break
-			}
-			off = le
+	off := 0
+	for off < len(t) {
+		i := strings.Index(t[off:], "message")
+		if i < 0 {
+			return -1
 		}
+		i += off
+		ls := lineStart(t, i)
+		le := strings.IndexByte(t[i:], '\n')
+		if le < 0 {
+			le = len(t)
+		} else {
+			le += i
+		}
+		if j := indexAny(t[ls:le], originalMarkers); j >= 0 {
+			return ls + j
+		}
+		off = le
 	}
-	return best
+	return -1
 }
 
 // genericFormat is the fallback used to read text bounces of no known
