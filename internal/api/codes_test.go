@@ -159,6 +159,9 @@ func TestMetaRoutes(t *testing.T) {
 		`rebound_http_requests_total{method="GET",route="/v1/workspace",status="200"}`,
 		`rebound_http_requests_total{method="GET",route="/v1/campaigns/:campaign_id",status="404"}`,
 		`rebound_http_request_duration_seconds_bucket{method="GET",route="/v1/workspace",status="200"`,
+		`rebound_recorded_events{class="hard",kind="bounce"} 0`,
+		`rebound_mailboxes{status="active"} 0`,
+		`rebound_metrics_database_up 1`,
 	} {
 		if !strings.Contains(string(m.Body), want) {
 			t.Errorf("/metrics lacks %s", want)

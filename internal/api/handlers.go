@@ -73,6 +73,9 @@ func Register(e *echo.Echo, d Deps) {
 	}
 	h := &handlers{Deps: d, limiter: newKeyLimiter(rl)}
 	e.HTTPErrorHandler = ErrorHandler(d.Log)
+	if d.DB != nil {
+		watchDatabase(d.DB)
+	}
 	e.Use(observe, recoverPanic)
 	for _, r := range routes() {
 		limit := r.bodyLimit

@@ -453,6 +453,14 @@ func TestSentBouncesTimelineSuppressions(t *testing.T) {
 	}
 	v.del(tok, "/v1/suppressions/"+itoa(f.suppID)).expect(http.StatusNoContent)
 	v.del(tok, "/v1/suppressions/"+itoa(f.suppID)).expect(http.StatusNotFound)
+
+	// /metrics reads the recorded events and mailboxes from the database.
+	m := string(v.get("", "/metrics").expect(http.StatusOK).Body)
+	for _, want := range []string{`rebound_recorded_events{class="hard",kind="bounce"} 2`, `rebound_mailboxes{status="active"} 1`} {
+		if !strings.Contains(m, want) {
+			t.Errorf("/metrics lacks %s", want)
+		}
+	}
 }
 
 func TestPolicy(t *testing.T) {
