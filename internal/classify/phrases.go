@@ -155,6 +155,8 @@ var strongPhraseTable = []phraseRule{
 	{ReasonMailboxFull, "boite * pleine"},
 	{ReasonMailboxFull, "postfach * voll"},
 	{ReasonMailboxFull, "ящик * переполнен"},
+	{ReasonMailboxFull, "メールボックスが一杯"},
+	{ReasonMailboxFull, "信箱空间不足"},
 
 	// ---- mesgtoobig: the message is larger than the system accepts
 	{ReasonMesgTooBig, "message too large"},
@@ -318,6 +320,15 @@ var strongPhraseTable = []phraseRule{
 	{ReasonNoRelaying, "specified domain is not allowed"},
 	{ReasonNoRelaying, "list of allowed rcpthost"}, // qmail "that domain isn't in my list of allowed rcpthosts"
 	{ReasonNoRelaying, "we don't handle mail for"},
+	{ReasonNoRelaying, "relaying nicht erlaubt"},
+	{ReasonNoRelaying, "relay nicht erlaubt"},
+	{ReasonNoRelaying, "relay no permitido"},
+	{ReasonNoRelaying, "retransmisión no permitida"},
+	{ReasonNoRelaying, "relay não permitido"},
+	{ReasonNoRelaying, "relay non permesso"},
+	{ReasonNoRelaying, "inoltro non consentito"},
+	{ReasonNoRelaying, "中継は許可されていません"},
+	{ReasonNoRelaying, "不允许中继"},
 
 	// ---- notcompliantrfc: the message breaks RFC 5322
 	{ReasonNotCompliantRFC, "not rfc 5322 compliant"}, // Gmail 5.7.1
@@ -530,6 +541,7 @@ var strongPhraseTable = []phraseRule{
 	{ReasonSpamDetected, "blocked by our filter"},
 	{ReasonSpamDetected, "spambouncer"},
 	{ReasonSpamDetected, "- spam"}, // amavis "Reject, id=... - SPAM"
+	{ReasonSpamDetected, "反垃圾"},
 
 	// ---- blocked: the sending IP or host is blocklisted or refused
 	{ReasonBlocked, "spamhaus"},
@@ -611,6 +623,7 @@ var strongPhraseTable = []phraseRule{
 	{ReasonBlocked, "listed as abusive"},
 	{ReasonBlocked, "mail server at * is blocked"},
 	{ReasonBlocked, "your access ip * has been rejected"},
+	{ReasonBlocked, "lista nera"},
 
 	// ---- userunknown stated by the provider itself (see reasonUserUnknownDefinite)
 	{reasonUserUnknownDefinite, "email account that you tried to reach does not exist"}, // Gmail 5.1.1
@@ -799,6 +812,8 @@ var strongPhraseTable = []phraseRule{
 	{ReasonHostUnknown, "account or domain may not exist"},
 	{ReasonHostUnknown, "553 ~ does not exist"}, // "553 example.com does not exist"
 	{ReasonHostUnknown, "recipient domain must exist"},
+	{ReasonHostUnknown, "domínio inexistente"},
+	{ReasonHostUnknown, "dominio inexistente"},
 
 	// ---- notaccept: the domain accepts no mail (null MX, RFC 7505/7504)
 	{ReasonNotAccept, "does not accept mail"},
@@ -937,6 +952,10 @@ var strongPhraseTable = []phraseRule{
 	{ReasonRejected, "verification failed for * sender verify failed"},
 	{ReasonRejected, "sender address is not allowed"},
 	{ReasonRejected, "sender address not allowed"},
+	{ReasonRejected, "mittente rifiutato"},
+	{ReasonRejected, "送信元アドレスが拒否"},
+	{ReasonRejected, "发件人被拒绝"},
+	{ReasonRejected, "домен отправителя"},
 
 	// ---- expired: the sending MTA gave up after its queue lifetime
 	{ReasonExpired, "message expired"},
@@ -973,6 +992,8 @@ var strongPhraseTable = []phraseRule{
 	{ReasonExpired, "could not find a gateway for"},
 	{ReasonExpired, "failed to deliver to domain"},
 	{ReasonExpired, "has not been collected after"},
+	{ReasonExpired, "zeitüberschreitung"},
+	{ReasonExpired, "délai d'attente dépassé"},
 
 	// ---- policyviolation: refused under a receiving-site policy
 	{ReasonPolicyViolation, "policy violation"},
