@@ -100,6 +100,11 @@ type textFormat struct {
 	// diagEnd: a line starting with one of these ends the current
 	// diagnostic; following lines are ignored until the next recipient.
 	diagEnd []string
+	// diagAlso: lines starting with one of these, wherever they sit in
+	// the section, are added to every recipient's diagnostic (a
+	// machine-readable line far below the human text, like Microsoft
+	// 365's "Status code: 550 5.1.10").
+	diagAlso []string
 	// cmdAfter: the line after a line starting with this marker names the
 	// SMTP command the remote server refused (m-FILTER's "-------SMTP
 	// command" block); it sets Result.Command of the current recipient.
@@ -335,7 +340,7 @@ func cutAtBoundary(s string, stop []string) string {
 // walk is the default line walk over an error section.
 func (f *textFormat) walk(section string) []Result {
 	var rs []Result
-	var diag, pre []string
+	var diag, pre, also []string
 	ended, wantCmd := false, false
 	flush := func() {
 		if len(rs) > 0 {
@@ -361,6 +366,10 @@ func (f *textFormat) walk(section string) []Result {
 				r.Diagnostic = joinDiag(strings.Join(pre, " "), []string{r.Diagnostic})
 			}
 			rs = append(rs, r)
+			return true
+		}
+		if len(f.diagAlso) > 0 && hasPrefixAny(t, f.diagAlso) && len(also) < 8 {
+			also = append(also, t)
 			return true
 		}
 		if wantCmd {
@@ -391,6 +400,11 @@ func (f *textFormat) walk(section string) []Result {
 		return true
 	})
 	flush()
+	if len(also) > 0 {
+		for i := range rs {
+			rs[i].Diagnostic = joinDiag(rs[i].Diagnostic, also)
+		}
+	}
 	if len(rs) == 0 && f.noRcpt && len(pre) > 0 {
 		rs = append(rs, Result{Diagnostic: strings.Join(pre, " ")})
 	}

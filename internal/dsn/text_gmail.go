@@ -54,4 +54,29 @@ var gmailFormat = &textFormat{
 	delayed: []string{"has been delayed"},
 }
 
-func init() { registerText(10, googleGroupsFormat, gmailFormat) }
+// gmailNoticeFormat reads the current Gmail / Google Workspace notice
+// ("** Address not found **", "Your message wasn't delivered to X because
+// ...", "The response from the remote server was:" and the reply; "There
+// was a temporary problem delivering your message to X. Gmail will retry
+// ..." for delays) when its delivery-status part is missing.
+var gmailNoticeFormat = &textFormat{
+	name:     "gmail",
+	fromHas:  []string{"@googlemail.com", "@google.com"},
+	bodyHas:  []string{"Your message wasn't delivered to ", "There was a temporary problem delivering your message to ", "There was a problem delivering your message to "},
+	needBody: true,
+	stop:     []string{"----- Original message -----", "----- Message header follows -----"},
+	rcpt: rcptRule{
+		contains: []string{"Your message wasn't delivered to ", "There was a temporary problem delivering your message to ", "There was a problem delivering your message to "},
+		keepLine: true,
+	},
+	skip: []string{"Learn more here:", "LEARN MORE"},
+	hints: append([]phraseHint{
+		{"because the address couldn't be found", "userunknown"},
+		{"couldn't be found, or is unable to receive mail", "hostunknown"},
+		{"inbox is full", "mailboxfull"},
+		{"out of storage space", "mailboxfull"},
+	}, gmailHints...),
+	delayed: []string{"There was a temporary problem delivering", "Gmail will retry for"},
+}
+
+func init() { registerText(10, googleGroupsFormat, gmailFormat, gmailNoticeFormat) }
