@@ -24,6 +24,9 @@ import (
 	"errors"
 	"fmt"
 	"net/textproto"
+	"runtime"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"gorm.io/gorm"
@@ -171,20 +174,17 @@ func (s *Service) Record(ctx context.Context, in Incoming) (Outcome, error) {
 // serialization failures.
 func (s *Service) RecordBatch(ctx context.Context, msgs []Incoming, cp *Checkpoint) ([]Outcome, error) {
 	now := s.opts.Now().UTC()
-	preps := make([]*prepared, len(msgs))
 	for i, in := range msgs {
 		if in.WorkspaceID == 0 {
 			return nil, fmt.Errorf("message %d: %w", i, errNoWorkspace)
 		}
-		p, err := s.prepare(in, now)
-		if err != nil {
-			return nil, fmt.Errorf("tracking: message %d: %w", i, err)
-		}
-		p.pos = i
-		preps[i] = p
+	}
+	preps, err := s.prepareAll(msgs, now)
+	if err != nil {
+		return nil, err
 	}
 	var outcomes []Outcome
-	err := s.inTx(ctx, func(tx *gorm.DB) error {
+	err = s.inTx(ctx, func(tx *gorm.DB) error {
 		outcomes = make([]Outcome, len(msgs))
 		for _, group := range byWorkspace(preps) {
 			if err := s.recordWorkspace(ctx, tx, now, group, outcomes); err != nil {
@@ -202,6 +202,40 @@ func (s *Service) RecordBatch(ctx context.Context, msgs []Incoming, cp *Checkpoi
 		return nil, err
 	}
 	return outcomes, nil
+}
+
+// prepareAll hashes, compresses, decodes and classifies msgs outside the
+// transaction, on up to GOMAXPROCS goroutines.
+func (s *Service) prepareAll(msgs []Incoming, now time.Time) ([]*prepared, error) {
+	preps := make([]*prepared, len(msgs))
+	errs := make([]error, len(msgs))
+	workers := min(runtime.GOMAXPROCS(0), (len(msgs)+15)/16)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range max(workers, 1) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(msgs) {
+					return
+				}
+				p, err := s.prepare(msgs[i], now)
+				if err != nil {
+					errs[i] = fmt.Errorf("tracking: message %d: %w", i, err)
+					continue
+				}
+				p.pos = i
+				preps[i] = p
+			}
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return preps, nil
 }
 
 // inTx runs fn in a transaction, again when it fails on a deadlock or a
