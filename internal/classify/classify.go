@@ -21,6 +21,9 @@ import (
 // only where the address is invalid. The label follows the reason (and the
 // class, for undefined); a delayed result is labelled "Delayed" whatever its
 // reason. AddressInvalid follows the reason (see AddressInvalid).
+//
+// Classify is safe for concurrent use: its tables are built once at package
+// initialisation and only read afterwards.
 func Classify(r dsn.Result) Verdict {
 	switch r.Kind {
 	case dsn.KindAutoReply:
