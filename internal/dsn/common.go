@@ -44,6 +44,25 @@ func finish(m *message, res []Result, format string) {
 		if r.Original.MessageID == "" && r.Original.From == "" && r.Original.To == "" && r.Original.XHeaders == nil {
 			r.Original = orig
 		}
+		detach(r)
+	}
+}
+
+// detach copies the strings of r that may point into the message buffer
+// (header values are substrings of it), so that a result does not keep a
+// large message alive.
+func detach(r *Result) {
+	r.Recipient = strings.Clone(r.Recipient)
+	r.OriginalRecipient = strings.Clone(r.OriginalRecipient)
+	r.Diagnostic = strings.Clone(r.Diagnostic)
+	r.RemoteMTA = strings.Clone(r.RemoteMTA)
+	r.ReportingMTA = strings.Clone(r.ReportingMTA)
+	r.ReceivedFrom = strings.Clone(r.ReceivedFrom)
+	o := &r.Original
+	o.MessageID, o.From, o.To = strings.Clone(o.MessageID), strings.Clone(o.From), strings.Clone(o.To)
+	o.Subject, o.Date = strings.Clone(o.Subject), strings.Clone(o.Date)
+	for k, v := range o.XHeaders {
+		o.XHeaders[k] = strings.Clone(v)
 	}
 }
 

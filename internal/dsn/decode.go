@@ -162,7 +162,9 @@ func decodeOne(b []byte, forward int) ([]Result, error) {
 		finish(m, res, r.Name)
 		return res, nil
 	}
-	return []Result{{Kind: KindNotBounce, Format: "none", Original: m.originalOf()}}, nil
+	res := []Result{{Kind: KindNotBounce, Format: "none", Original: m.originalOf()}}
+	detach(&res[0])
+	return res, nil
 }
 
 // parseMessage parses the MIME tree and locates the parts recognisers use.

@@ -91,10 +91,29 @@ func isFieldName(b []byte) bool {
 // mbox "From " line is skipped, a line without a colon ends the header.
 // Folded lines are unfolded with a single space.
 func parseHeader(b []byte) (header, []byte) {
+	// One string for the whole header block; field values are substrings
+	// of it (one allocation per block rather than one per field).
+	src := ""
+	if end := bytes.Index(b, []byte("\n\n")); end > 0 && end <= maxHeaderBlock {
+		src = string(b[:end+1])
+	}
+	return parseHeaderIn(b, src)
+}
+
+// maxHeaderBlock is the largest header block copied as one string.
+const maxHeaderBlock = 256 << 10
+
+// parseHeaderIn is parseHeader where src, when not empty, holds a prefix
+// of b's bytes: field values inside it are substrings of src instead of
+// new strings.
+func parseHeaderIn(b []byte, src string) (header, []byte) {
 	var h header
 	if bytes.HasPrefix(b, []byte("From ")) {
 		if i := bytes.IndexByte(b, '\n'); i >= 0 {
 			b = b[i+1:]
+			if src != "" {
+				src = src[i+1:]
+			}
 		}
 	}
 	h = make(header, 0, 24)
@@ -130,7 +149,7 @@ func parseHeader(b []byte) (header, []byte) {
 		if line[0] == ' ' || line[0] == '\t' {
 			if len(h) > 0 {
 				if t := bytes.TrimSpace(line); len(t) > 0 {
-					fold = append(fold, string(t))
+					fold = append(fold, sub(src, b, t))
 				}
 			}
 			pos = next
@@ -143,11 +162,24 @@ func parseHeader(b []byte) (header, []byte) {
 			return h, b[pos:]
 		}
 		endField()
-		h = append(h, field{name: fieldName(line[:colon]), value: string(bytes.TrimSpace(line[colon+1:]))})
+		h = append(h, field{name: fieldName(line[:colon]), value: sub(src, b, bytes.TrimSpace(line[colon+1:]))})
 		pos = next
 	}
 	endField()
 	return h, nil
+}
+
+// sub returns t, a subslice of b, as a string: a substring of src when
+// src holds b's first bytes and covers t, else a new string.
+func sub(src string, b, t []byte) string {
+	if src == "" || len(t) == 0 {
+		return string(t)
+	}
+	off := cap(b) - cap(t)
+	if off < 0 || off+len(t) > len(src) || &b[off] != &t[0] {
+		return string(t)
+	}
+	return src[off : off+len(t)]
 }
 
 // commonFields are header names interned by fieldName, so that the usual
