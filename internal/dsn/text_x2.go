@@ -28,9 +28,11 @@ var x3Format = &textFormat{
 	name: "x3",
 	// "Delevery" is the appliance's own misspelling in some versions.
 	fromHas: []string{"mail.delivery.system@"},
-	bodyHas: []string{"to the following recipients failed permanently:", "to the following recipients was aborted"},
+	// Hotmail/Outlook.com's older notice ("Delivery to the following
+	// recipients failed." and the addresses indented) has the same shape.
+	bodyHas: []string{"to the following recipients failed permanently:", "to the following recipients was aborted", "Delivery to the following recipients failed."},
 	start:   []string{"to the following recipients"},
-	rcpt:    rcptRule{prefixes: []string{"* "}},
+	rcpt:    rcptRule{prefixes: []string{"* "}, bare: true},
 	skip:    []string{"=====", "Technical details:"},
 }
 
