@@ -122,6 +122,8 @@ func TestKinds(t *testing.T) {
 		{"rfc6533_global", []Kind{KindBounce}, "θσερ@παράδειγμα.test", "5.2.2", "g1@sender.test", "", ""},
 		{"arf_abuse", []Kind{KindComplaint}, "erin@hotmail.com", "", "arf-1@sender.test", "X-Rebound-Campaign=cmp-9", ""},
 		{"arf_jmrp", []Kind{KindComplaint}, "nora@hotmail.com", "", "jmrp-1@sender.test", "X-Hmxmroriginalrecipient=<nora@hotmail.com>", ""},
+		{"forwarded_report", []Kind{KindBounce}, "oscar@example.co.jp", "5.1.1", "", "", ""},
+		{"rfc3464_inline", []Kind{KindDelayed}, "pat@example.net", "4.4.1", "", "", ""},
 		{"autoreply_vacation", []Kind{KindAutoReply}, "frank@example.org", "", "", "", ""},
 		{"autoreply_subject_de", []Kind{KindAutoReply}, "juergen@example.de", "", "", "", ""},
 		{"not_bounce", []Kind{KindNotBounce}, "", "", "", "", ""},
