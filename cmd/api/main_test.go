@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rebound-hq/rebound/internal/api"
 	"github.com/rebound-hq/rebound/internal/dbtest"
 )
 
@@ -45,6 +47,7 @@ func TestRunServesAndShutsDown(t *testing.T) {
 	t.Setenv("REDIS_URL", testRedisURL(t))
 	t.Setenv("API_ADDR", addr)
 	t.Setenv("LOG_LEVEL", "warn")
+	t.Setenv("OPERATOR_TOKEN", "operator-token-of-this-test")
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -69,6 +72,26 @@ func TestRunServesAndShutsDown(t *testing.T) {
 			t.Fatalf("server not ready: %v", err)
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+
+	// The whole API is wired in: operator route, a key route, the queue
+	// metrics of the real Redis.
+	req, _ := http.NewRequest("POST", "http://"+addr+"/v1/workspaces", strings.NewReader(`{"name":"x"}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer operator-token-of-this-test")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil || res.StatusCode != http.StatusCreated {
+		t.Fatalf("POST /v1/workspaces with the operator token = %v %v", res, err)
+	}
+	res.Body.Close()
+	res, err = http.Get("http://" + addr + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if !strings.Contains(string(body), "rebound_queue_inspector_up 1") {
+		t.Errorf("/metrics lacks the queue inspector gauge: %.500s", body)
 	}
 
 	cancel()
@@ -101,5 +124,24 @@ func TestRunRejectsBadConfig(t *testing.T) {
 	err := run(context.Background())
 	if err == nil || !strings.Contains(err.Error(), "API_ADDR") {
 		t.Errorf("run with a bad API_ADDR = %v", err)
+	}
+}
+
+func TestRateLimitFromEnv(t *testing.T) {
+	env := func(m map[string]string) func(string) (string, bool) {
+		return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
+	}
+	rl, err := rateLimitFromEnv(env(nil))
+	if err != nil || rl != api.DefaultRateLimit {
+		t.Fatalf("defaults = %+v %v", rl, err)
+	}
+	rl, err = rateLimitFromEnv(env(map[string]string{"API_RATE_PER_SECOND": "2.5", "API_RATE_BURST": "7"}))
+	if err != nil || rl.PerSecond != 2.5 || rl.Burst != 7 {
+		t.Fatalf("set = %+v %v", rl, err)
+	}
+	for _, bad := range []map[string]string{{"API_RATE_PER_SECOND": "-1"}, {"API_RATE_PER_SECOND": "fast"}, {"API_RATE_BURST": "0"}} {
+		if _, err := rateLimitFromEnv(env(bad)); err == nil {
+			t.Errorf("%v accepted", bad)
+		}
 	}
 }
