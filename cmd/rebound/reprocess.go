@@ -7,18 +7,22 @@ import (
 	"io"
 	"time"
 
+	"gorm.io/gorm"
+
 	"github.com/rebound-hq/rebound/internal/config"
 	"github.com/rebound-hq/rebound/internal/store"
 	"github.com/rebound-hq/rebound/internal/tracking"
 )
 
-const reprocessUsage = `usage: rebound reprocess [--since DATE] [--batch N]
+const reprocessUsage = `usage: rebound reprocess [--since DATE] [--batch N] [--recount]
 Re-decodes the stored raw messages with this binary's decoder and corrects
 their bounce events, lead timelines, lead states, suppressions and report
 counters. Running it twice changes nothing the second time.
   --since DATE  only messages received at or after DATE (2006-01-02, UTC, or
                 RFC 3339 such as 2006-01-02T15:04:05Z); default: all
   --batch N     messages per transaction (default 200)
+  --recount     afterwards, rebuild every workspace's report counters from
+                scratch over its events and sent messages (a repair: scans)
 The database is DATABASE_URL (default: the private one of make services-up).`
 
 // runReprocess implements `rebound reprocess` over tracking.Service.Reprocess.
@@ -27,6 +31,7 @@ func runReprocess(ctx context.Context, args []string, _ io.Reader, stdout, stder
 	fs.SetOutput(io.Discard)
 	since := fs.String("since", "", "")
 	batch := fs.Int("batch", 200, "")
+	recount := fs.Bool("recount", false, "")
 	if err := fs.Parse(args); err != nil || fs.NArg() != 0 {
 		if err == flag.ErrHelp {
 			fmt.Fprintln(stdout, reprocessUsage)
@@ -83,6 +88,21 @@ func runReprocess(ctx context.Context, args []string, _ io.Reader, stdout, stder
 	if err != nil {
 		fmt.Fprintf(stderr, "rebound reprocess: %v\n", err)
 		return 1
+	}
+	if *recount {
+		var ids []int64
+		if err := db.WithContext(ctx).Model(&store.Workspace{}).Order("id").Pluck("id", &ids).Error; err != nil {
+			fmt.Fprintf(stderr, "rebound reprocess: list workspaces: %v\n", err)
+			return 1
+		}
+		for _, id := range ids {
+			err := db.WithContext(ctx).Transaction(func(tx *gorm.DB) error { return store.RecountCounters(ctx, tx, id) })
+			if err != nil {
+				fmt.Fprintf(stderr, "rebound reprocess: recount workspace %d: %v\n", id, err)
+				return 1
+			}
+		}
+		fmt.Fprintf(stdout, "counters recounted for %d workspaces\n", len(ids))
 	}
 	return 0
 }

@@ -74,6 +74,16 @@ func TestReprocessCommand(t *testing.T) {
 	if out, code := cmd(); code != 0 || !strings.Contains(out, "messages 1  changed 0  events created 0") {
 		t.Fatalf("second run: %d %q", code, out)
 	}
+	// Stale counters (a row changed behind tracking's back) are rebuilt.
+	db.Exec("UPDATE report_campaign_counters SET hard = hard + 5")
+	if out, code := cmd("--recount"); code != 0 || !strings.Contains(out, "counters recounted for 1 workspaces") {
+		t.Fatalf("--recount: %d %q", code, out)
+	}
+	var hard int64
+	db.Raw("SELECT hard FROM report_campaign_counters WHERE campaign_id = ?", camp.ID).Scan(&hard)
+	if hard != 1 {
+		t.Fatalf("hard after recount = %d, want 1", hard)
+	}
 	for _, bad := range [][]string{{"--since", "yesterday"}, {"--batch", "0"}, {"extra"}} {
 		if out, code := cmd(bad...); code != 2 || !strings.Contains(out, "rebound reprocess:") {
 			t.Fatalf("%v: %d %q", bad, code, out)

@@ -282,3 +282,39 @@ func StoredCounters(ctx context.Context, db *gorm.DB, workspaceID int64) (*Count
 func AggregateCounters(ctx context.Context, db *gorm.DB, workspaceID int64) (*CounterSnapshot, error) {
 	return snapshot(ctx, db, workspaceID, "aggregate")
 }
+
+// RecountCounters rebuilds every counter row of the workspace from scratch
+// over bounce_events and sent_messages, under the workspace's recording lock
+// (run it in a transaction: db should be one). It scans the workspace's
+// events: a repair for after deletions (a deleted campaign's or lead's
+// events and sends) or a manual correction, never part of serving reports.
+func RecountCounters(ctx context.Context, db *gorm.DB, workspaceID int64) error {
+	if err := LockWorkspace(ctx, db, workspaceID); err != nil {
+		return err
+	}
+	agg, err := AggregateCounters(ctx, db, workspaceID)
+	if err != nil {
+		return err
+	}
+	for _, table := range []string{"report_campaign_counters", "report_dimension_counters",
+		"report_label_counters", "report_period_counters"} {
+		if err := db.WithContext(ctx).Exec("DELETE FROM "+table+" WHERE workspace_id = ?", workspaceID).Error; err != nil {
+			return Translate("recount counters: clear "+table, err)
+		}
+	}
+	d := NewCounterDeltas()
+	for id, c := range agg.Campaigns {
+		d.AddCampaign(id, c.Metrics)
+		d.AddLeadsBounced(id, c.LeadsBounced)
+	}
+	for k, m := range agg.Dimensions {
+		d.AddDimension(k, m)
+	}
+	for k, n := range agg.Labels {
+		d.AddLabel(k, n)
+	}
+	for k, m := range agg.Periods {
+		addTo(d.Periods, k, m)
+	}
+	return ApplyCounterDeltas(ctx, db, workspaceID, d)
+}

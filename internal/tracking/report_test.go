@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"gorm.io/gorm"
+
 	"github.com/rebound-hq/rebound/internal/store"
 	"github.com/rebound-hq/rebound/internal/tracking"
 )
@@ -228,5 +230,36 @@ func TestCountersExactUnderRandomLoad(t *testing.T) {
 	}
 	if sum != all.Metrics || all.Sent != int64(len(sends)) {
 		t.Fatalf("sum of campaigns %+v != workspace %+v", sum, all.Metrics)
+	}
+}
+
+func TestRecountCountersRepairs(t *testing.T) {
+	e := newEnv(t)
+	camp := e.campaign(e.ws, "R", nil)
+	lead := e.lead(e.ws, camp, "a@example.com", nil)
+	keep := e.lead(e.ws, camp, "b@example.com", nil)
+	if _, err := e.svc.RecordSent(e.ctx, e.ws, []tracking.Sent{
+		{CampaignID: camp, LeadID: lead, MessageID: "x1@x"}, {CampaignID: camp, LeadID: keep, MessageID: "x2@x"},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	e.record(tracking.Incoming{Raw: bounce{ID: "rc1", Recipient: "a@example.com", OrigID: "x1@x"}.bytes()})
+	e.record(tracking.Incoming{Raw: bounce{ID: "rc2", Recipient: "b@example.com", Status: "4.2.2", Diag: softDiag}.bytes()})
+	// Deleting a lead (its sends cascade, its events lose the lead) leaves the
+	// counters behind until they are recounted.
+	if err := e.db.Exec("DELETE FROM leads WHERE id = ?", lead).Error; err != nil {
+		t.Fatal(err)
+	}
+	stored, _ := store.StoredCounters(e.ctx, e.db, e.ws)
+	agg, _ := store.AggregateCounters(e.ctx, e.db, e.ws)
+	if fmt.Sprint(stored.Campaigns) == fmt.Sprint(agg.Campaigns) {
+		t.Fatal("deletion did not make the counters stale; the test proves nothing")
+	}
+	if err := e.db.Transaction(func(tx *gorm.DB) error { return store.RecountCounters(e.ctx, tx, e.ws) }); err != nil {
+		t.Fatal(err)
+	}
+	c := e.checkCounters(e.ws)
+	if got := c.Campaigns[camp]; got.Sent != 1 || got.Bounced != 2 || got.LeadsBounced != 1 {
+		t.Fatalf("recounted = %+v", got)
 	}
 }
