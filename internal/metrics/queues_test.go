@@ -1,0 +1,65 @@
+package metrics
+
+import (
+	"fmt"
+	"io"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hibiken/asynq"
+)
+
+// TestWatchQueuesOnRedis enqueues a task on a queue of its own in the test
+// Redis and reads its size back from /metrics.
+func TestWatchQueuesOnRedis(t *testing.T) {
+	raw := os.Getenv("REBOUND_TEST_REDIS_URL")
+	if raw == "" {
+		raw = os.Getenv("REDIS_URL")
+	}
+	if raw == "" {
+		if testing.Short() {
+			t.Skip("REBOUND_TEST_REDIS_URL not set; skipped in -short mode")
+		}
+		t.Fatal("neither REBOUND_TEST_REDIS_URL nor REDIS_URL is set: run make test (starts Redis)")
+	}
+	opt, err := asynq.ParseRedisURI(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := asynq.NewClient(opt)
+	defer client.Close()
+	insp := asynq.NewInspector(opt)
+	defer insp.Close()
+	queue := fmt.Sprintf("metrics-test-%d", time.Now().UnixNano())
+	t.Cleanup(func() { _ = insp.DeleteQueue(queue, true) })
+	if _, err := client.Enqueue(asynq.NewTask("metrics:test", nil), asynq.Queue(queue), asynq.ProcessIn(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := client.Enqueue(asynq.NewTask("metrics:test", nil), asynq.Queue(queue)); err != nil {
+		t.Fatal(err)
+	}
+	if err := WatchQueues(insp); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = WatchQueues(nil) }()
+
+	rec := httptest.NewRecorder()
+	Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	body, _ := io.ReadAll(rec.Body)
+	for _, want := range []string{
+		fmt.Sprintf(`rebound_queue_tasks{queue=%q,state="pending"} 1`, queue),
+		fmt.Sprintf(`rebound_queue_tasks{queue=%q,state="scheduled"} 1`, queue),
+		"rebound_queue_inspector_up 1",
+	} {
+		if !strings.Contains(string(body), want) {
+			t.Errorf("/metrics lacks %q", want)
+		}
+	}
+	// A second call re-points the collector instead of failing.
+	if err := WatchQueues(insp); err != nil {
+		t.Fatalf("second WatchQueues: %v", err)
+	}
+}
