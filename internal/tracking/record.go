@@ -137,10 +137,7 @@ func (s *Service) newCandidate(p *prepared, d decoded) *candidate {
 	if provider == "" {
 		provider = string(dsn.ProviderOther)
 	}
-	var entry string
-	if s.opts.CodeEntry != nil {
-		entry = s.opts.CodeEntry(d.r.Status, d.r.ReplyCode)
-	}
+	entry := s.opts.CodeEntry(d.r)
 	diag := d.r.Diagnostic
 	if len(diag) > maxDiagnostic {
 		diag = strings.ToValidUTF8(diag[:maxDiagnostic], "")

@@ -50,7 +50,7 @@ func TestRecordHardBounceByHeader(t *testing.T) {
 	var be store.BounceEvent
 	e.db.First(&be, ev.EventID)
 	if be.Status != "5.1.1" || be.ReplyCode != "550" || be.OriginalMessageID != "o1@example.org" ||
-		be.SendingMailboxID == nil || *be.SendingMailboxID != mb || be.Diagnostic == "" {
+		be.SendingMailboxID == nil || *be.SendingMailboxID != mb || be.Diagnostic == "" || be.CodeEntryID == "" {
 		t.Fatalf("event row = %+v", be)
 	}
 	c := e.checkCounters(e.ws)

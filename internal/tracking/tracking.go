@@ -32,6 +32,7 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/rebound-hq/rebound/internal/classify"
+	"github.com/rebound-hq/rebound/internal/codes"
 	"github.com/rebound-hq/rebound/internal/dsn"
 	"github.com/rebound-hq/rebound/internal/store"
 )
@@ -114,9 +115,9 @@ type Options struct {
 	// Decode and Classify default to dsn.Decode and classify.Classify.
 	Decode   func(raw []byte) ([]dsn.Result, error)
 	Classify func(dsn.Result) classify.Verdict
-	// CodeEntry names the knowledge-base entry (internal/codes) for a
-	// result's status and reply code; nil stores "".
-	CodeEntry func(status, replyCode string) string
+	// CodeEntry names the knowledge-base entry explaining a result ("" for
+	// none). Default: codes.ForResult's entry ID.
+	CodeEntry func(dsn.Result) string
 	// MaxAttempts bounds the runs of a transaction that fails on a deadlock
 	// or serialization error (default 5).
 	MaxAttempts int
@@ -150,6 +151,9 @@ func New(db *gorm.DB, opts Options) *Service {
 	}
 	if opts.Classify == nil {
 		opts.Classify = classify.Classify
+	}
+	if opts.CodeEntry == nil {
+		opts.CodeEntry = codeEntry
 	}
 	if opts.MaxAttempts <= 0 {
 		opts.MaxAttempts = 5
@@ -202,6 +206,14 @@ func (s *Service) RecordBatch(ctx context.Context, msgs []Incoming, cp *Checkpoi
 		return nil, err
 	}
 	return outcomes, nil
+}
+
+// codeEntry returns the internal/codes entry that explains r, or "".
+func codeEntry(r dsn.Result) string {
+	if e, ok := codes.ForResult(r.Status, r.ReplyCode, r.Diagnostic, string(r.Provider)); ok {
+		return e.ID
+	}
+	return ""
 }
 
 // prepareAll hashes, compresses, decodes and classifies msgs outside the
