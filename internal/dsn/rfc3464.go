@@ -293,13 +293,25 @@ var dateLayouts = []string{
 	"Mon, 02 Jan 2006 15:04:05 -0700",
 }
 
+// uninformative reports a diagnostic that says nothing a reader could use:
+// empty, or without a single word ("255", "5.0.0").
+func uninformative(d string) bool {
+	letters := 0
+	for i := 0; i < len(d); i++ {
+		if isLetter(d[i]) || d[i] >= 0x80 {
+			letters++
+		}
+	}
+	return letters < 3
+}
+
 // enrichFromText completes delivery-status results from the human-readable
 // part: a text format that also matches the message supplies diagnostics
 // the report lacks (many MTAs put the remote reply only in the text).
 func enrichFromText(m *message, res []Result) {
 	need := false
 	for i := range res {
-		if res[i].Diagnostic == "" || res[i].Recipient == "" {
+		if uninformative(res[i].Diagnostic) || res[i].Recipient == "" {
 			need = true
 		}
 	}
@@ -342,8 +354,9 @@ func enrichFromText(m *message, res []Result) {
 		if r.Recipient == "" || cleanAddress(r.Recipient) == "" {
 			r.Recipient = src.Recipient
 		}
-		if r.Diagnostic == "" {
-			r.Diagnostic = src.Diagnostic
+		if uninformative(r.Diagnostic) && src.Diagnostic != "" && src.Diagnostic != r.Diagnostic {
+			// "Diagnostic-Code: X-Unix; 255": the text says more.
+			r.Diagnostic = strings.TrimSpace(src.Diagnostic + " " + r.Diagnostic)
 		}
 		if r.Hint == "" {
 			r.Hint = src.Hint
