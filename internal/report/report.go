@@ -1,0 +1,453 @@
+// Package report builds the campaign bounce reports of issue 9 (the web
+// app's Reports view) from the report counters that internal/tracking keeps
+// in the recording transaction, never by scanning bounce_events:
+//
+//   - totals from report_campaign_counters;
+//   - one row per report label (classification.md), its soft/hard split,
+//     share and top three codes with their knowledge-base titles
+//     (internal/codes) from report_label_counters;
+//   - per receiving provider and per sending mailbox from
+//     report_dimension_counters;
+//   - a daily series in any IANA time zone from report_period_counters
+//     (15-minute periods; every UTC offset in use since 2000 is a multiple
+//     of 15 minutes, so calendar days in any zone are exact sums of periods);
+//   - deliverability signals (Signals, signal.go), the sender-side block
+//     burst from report_block_counters (migrations/00040).
+//
+// A report is read with one SQL statement (bounces.sql), so it costs one
+// round trip. Bounces returns it as a value; WriteCSV flattens it.
+package report
+
+import (
+	"cmp"
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	"gorm.io/gorm"
+
+	"github.com/rebound-hq/rebound/internal/codes"
+)
+
+// ErrNotFound is returned by Bounces for a campaign that is not in the
+// workspace (missing or another workspace's: the two are not told apart).
+var ErrNotFound = errors.New("report: campaign not found")
+
+// ErrUnknownZone is returned when PostgreSQL does not know the time zone
+// that Go accepted (their tz databases may differ).
+var ErrUnknownZone = errors.New("report: time zone unknown to the database")
+
+// Labels are the report labels of classification.md in display order; a
+// report lists every one of them, zero rows included.
+var Labels = []string{
+	"Invalid recipient", "Domain not found", "Mailbox disabled", "Mailbox full", "Message too large",
+	"Blocked", "Spam or content", "Policy or authentication", "Rate limited", "Temporary failure",
+	"Delivery expired", "Other", "Delayed", "Auto-reply", "Complaint",
+}
+
+// SenderSideLabels are the labels that say the receiving side refused the
+// sender rather than the recipient (classification.md, "What happens to the
+// lead"); migrations/00040 counts them per period as blocks.
+var SenderSideLabels = []string{"Blocked", "Spam or content", "Policy or authentication"}
+
+// Providers are the receiving providers a report lists, in order; counters
+// under any other value are folded into "other".
+var Providers = []string{"google", "microsoft", "yahoo", "apple", "other"}
+
+// MaxDays bounds the daily series of one report.
+const MaxDays = 366
+
+// MinDate is the first day a report may start: from 2000 on, every UTC
+// offset of the tz database is a multiple of 15 minutes, which the daily
+// series' exactness relies on.
+var MinDate = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// Query selects one report.
+type Query struct {
+	WorkspaceID int64
+	// CampaignID is the campaign; 0 means every campaign of the workspace
+	// (unmatched events are not part of it).
+	CampaignID int64
+	// Zone is the IANA time zone of the daily series (not nil).
+	Zone *time.Location
+	// From and To are the first and last calendar days (inclusive) of the
+	// daily series, as dates in Zone: only year, month and day are read.
+	From, To time.Time
+}
+
+// Counts are the counters of one scope (a campaign, a provider, a mailbox
+// or a day). Sent counts registered messages (by sent_at for a day);
+// Events counts bounce events of every kind (by occurred_at for a day);
+// Bounced = Hard + Soft, events of kind bounce.
+type Counts struct {
+	Sent        int64 `json:"messages_sent"`
+	Events      int64 `json:"events"`
+	Bounced     int64 `json:"bounced"`
+	Hard        int64 `json:"hard"`
+	Soft        int64 `json:"soft"`
+	Complaints  int64 `json:"complaints"`
+	AutoReplies int64 `json:"auto_replies"`
+	Delayed     int64 `json:"delayed"`
+	Delivered   int64 `json:"delivered"`
+}
+
+// Rates are ratios over messages sent, from 0 (also when nothing was sent)
+// upwards; a ratio may exceed 1 when one message bounces more than once.
+type Rates struct {
+	BounceRate     float64 `json:"bounce_rate"`
+	SoftRate       float64 `json:"soft_bounce_rate"`
+	HardBounceRate float64 `json:"hard_bounce_rate"`
+}
+
+func ratio(n, d int64) float64 {
+	if d <= 0 {
+		return 0
+	}
+	return float64(n) / float64(d)
+}
+
+func ratesOf(c Counts) Rates {
+	return Rates{BounceRate: ratio(c.Bounced, c.Sent), SoftRate: ratio(c.Soft, c.Sent), HardBounceRate: ratio(c.Hard, c.Sent)}
+}
+
+func (c *Counts) add(o Counts) {
+	c.Sent += o.Sent
+	c.Events += o.Events
+	c.Bounced += o.Bounced
+	c.Hard += o.Hard
+	c.Soft += o.Soft
+	c.Complaints += o.Complaints
+	c.AutoReplies += o.AutoReplies
+	c.Delayed += o.Delayed
+	c.Delivered += o.Delivered
+}
+
+// Totals are a report's lifetime figures: LeadsBounced counts leads with at
+// least one bounce-kind event.
+type Totals struct {
+	Counts
+	LeadsBounced int64 `json:"leads_bounced"`
+	Rates
+}
+
+// CodeCount is one of a label's top codes: the enhanced status code (RFC
+// 3463), else the SMTP reply code (RFC 5321), with the knowledge base's
+// title for it ("" when the code is unknown to it).
+type CodeCount struct {
+	Code  string `json:"code"`
+	Count int64  `json:"count"`
+	Title string `json:"title"`
+}
+
+// LabelRow is one report label: Count events under it (of every kind),
+// Soft and Hard its bounce-kind events by class, Share its part of all
+// labelled events (0..1), TopCodes its three most frequent codes (fewer
+// when it has fewer), most frequent first, ties by code.
+type LabelRow struct {
+	Label    string      `json:"label"`
+	Count    int64       `json:"count"`
+	Soft     int64       `json:"soft"`
+	Hard     int64       `json:"hard"`
+	Share    float64     `json:"share"`
+	TopCodes []CodeCount `json:"top_codes"`
+}
+
+// ProviderRow is one receiving provider.
+type ProviderRow struct {
+	Provider string `json:"provider"`
+	Counts
+	Rates
+}
+
+// MailboxRow is one sending mailbox; MailboxID is nil for messages and
+// events whose sending mailbox is unknown, Name "" when the mailbox was
+// deleted.
+type MailboxRow struct {
+	MailboxID *int64 `json:"mailbox_id"`
+	Name      string `json:"name"`
+	Counts
+	Rates
+}
+
+// DayRow is one calendar day of the daily series in the report's zone.
+type DayRow struct {
+	Date string `json:"date"` // YYYY-MM-DD
+	Counts
+	Rates
+}
+
+// Report is the bounce report of one campaign or of a workspace.
+type Report struct {
+	WorkspaceID  int64         `json:"workspace_id"`
+	CampaignID   *int64        `json:"campaign_id"`
+	CampaignName string        `json:"campaign_name,omitempty"`
+	From         string        `json:"from"`
+	To           string        `json:"to"`
+	TimeZone     string        `json:"tz"`
+	Totals       Totals        `json:"totals"`
+	Labels       []LabelRow    `json:"labels"`
+	Providers    []ProviderRow `json:"providers"`
+	Mailboxes    []MailboxRow  `json:"mailboxes"`
+	Daily        []DayRow      `json:"daily"`
+	// DailyTotals sums the daily series (the figures of [From, To]).
+	DailyTotals struct {
+		Counts
+		Rates
+	} `json:"daily_totals"`
+	Signals []Signal `json:"signals"`
+
+	burst *burst
+}
+
+// burst is the peak sender-side block window of the report's days.
+type burst struct {
+	End     time.Time
+	Blocks  int64
+	Bounced int64
+	Windows int64
+}
+
+//go:embed bounces.sql
+var bouncesSQL string
+
+var (
+	sqlOne = buildSQL("campaign_id = $2::bigint")
+	sqlAll = buildSQL("campaign_id <> 0 AND $2::bigint IS NULL")
+)
+
+func buildSQL(scope string) string {
+	return strings.NewReplacer(
+		"{{SCOPE}}", scope,
+		"{{BURST_MIN_BLOCKS}}", strconv.Itoa(BurstMinBlocks),
+		"{{BURST_MIN_SHARE_PCT}}", strconv.Itoa(BurstMinSharePct),
+	).Replace(bouncesSQL)
+}
+
+// Service reads reports from the database.
+type Service struct {
+	DB *gorm.DB
+}
+
+// Bounces returns the bounce report selected by q. It fails with
+// ErrNotFound when q.CampaignID is not a campaign of q.WorkspaceID, and
+// with ErrUnknownZone when the database does not know q.Zone.
+func (s *Service) Bounces(ctx context.Context, q Query) (*Report, error) {
+	if q.Zone == nil {
+		return nil, errors.New("report: bounces: no time zone")
+	}
+	sqlDB, err := s.DB.DB()
+	if err != nil {
+		return nil, fmt.Errorf("report: bounces: %w", err)
+	}
+	text, camp := sqlAll, any(nil)
+	if q.CampaignID != 0 {
+		text, camp = sqlOne, q.CampaignID
+	}
+	from, to := q.From.Format(time.DateOnly), q.To.Format(time.DateOnly)
+	rows, err := sqlDB.QueryContext(ctx, text, q.WorkspaceID, camp, q.Zone.String(), from, to)
+	if err != nil {
+		return nil, queryError(err)
+	}
+	defer rows.Close()
+	r := &Report{WorkspaceID: q.WorkspaceID, From: from, To: to, TimeZone: q.Zone.String()}
+	if q.CampaignID != 0 {
+		id := q.CampaignID
+		r.CampaignID = &id
+	}
+	found := q.CampaignID == 0
+	var labels []labelCode
+	providers := map[string]*Counts{}
+	days := map[string]Counts{}
+	for rows.Next() {
+		var sec, k1, k2, k3 string
+		var n [10]int64
+		if err := rows.Scan(&sec, &k1, &k2, &k3, &n[0], &n[1], &n[2], &n[3], &n[4], &n[5], &n[6], &n[7], &n[8], &n[9]); err != nil {
+			return nil, fmt.Errorf("report: bounces: scan: %w", err)
+		}
+		c := Counts{n[0], n[1], n[2], n[3], n[4], n[5], n[6], n[7], n[8]}
+		switch sec {
+		case "campaign":
+			found, r.CampaignName = true, k1
+		case "totals":
+			r.Totals.Counts, r.Totals.LeadsBounced = c, n[9]
+		case "label":
+			labels = append(labels, labelCode{k1, k2, k3, n[0]})
+		case "dim":
+			if k1 == "provider" {
+				p := k2
+				if !slices.Contains(Providers, p) {
+					p = "other"
+				}
+				if providers[p] == nil {
+					providers[p] = &Counts{}
+				}
+				providers[p].add(c)
+				continue
+			}
+			row := MailboxRow{Name: k3, Counts: c, Rates: ratesOf(c)}
+			if id, err := strconv.ParseInt(k2, 10, 64); err == nil {
+				row.MailboxID = &id
+			}
+			r.Mailboxes = append(r.Mailboxes, row)
+		case "day":
+			days[k1] = c
+		case "burst":
+			end, err := time.Parse(time.RFC3339, k1)
+			if err != nil {
+				return nil, fmt.Errorf("report: bounces: burst window %q: %w", k1, err)
+			}
+			r.burst = &burst{End: end, Blocks: n[0], Bounced: n[1], Windows: n[2]}
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, queryError(err)
+	}
+	if !found {
+		return nil, ErrNotFound
+	}
+	r.Totals.Rates = ratesOf(r.Totals.Counts)
+	r.Labels = labelRows(labels)
+	for _, p := range Providers {
+		var c Counts
+		if pc := providers[p]; pc != nil {
+			c = *pc
+		}
+		r.Providers = append(r.Providers, ProviderRow{Provider: p, Counts: c, Rates: ratesOf(c)})
+	}
+	slices.SortFunc(r.Mailboxes, func(a, b MailboxRow) int {
+		switch {
+		case a.MailboxID == nil && b.MailboxID == nil:
+			return 0
+		case a.MailboxID == nil:
+			return 1
+		case b.MailboxID == nil:
+			return -1
+		}
+		return cmp.Compare(*a.MailboxID, *b.MailboxID)
+	})
+	if r.Mailboxes == nil {
+		r.Mailboxes = []MailboxRow{}
+	}
+	for d := q.From; !d.After(q.To); d = d.AddDate(0, 0, 1) {
+		key := d.Format(time.DateOnly)
+		c := days[key]
+		r.Daily = append(r.Daily, DayRow{Date: key, Counts: c, Rates: ratesOf(c)})
+		r.DailyTotals.Counts.add(c)
+	}
+	r.DailyTotals.Rates = ratesOf(r.DailyTotals.Counts)
+	r.Signals = Signals(r)
+	return r, nil
+}
+
+// queryError wraps a database error; an invalid time zone parameter
+// (SQLSTATE 22023) becomes ErrUnknownZone.
+func queryError(err error) error {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) && pe.Code == "22023" && strings.Contains(pe.Message, "time zone") {
+		return fmt.Errorf("%w: %s", ErrUnknownZone, pe.Message)
+	}
+	return fmt.Errorf("report: bounces: %w", err)
+}
+
+// labelCode is one (label, class, code) counter sum.
+type labelCode struct {
+	label, class, code string
+	events             int64
+}
+
+// labelRows folds (label, class, code) sums into one row per label: every
+// label of Labels in order, then any other non-empty label by name.
+func labelRows(in []labelCode) []LabelRow {
+	type acc struct {
+		row   LabelRow
+		codes map[string]int64
+	}
+	by := map[string]*acc{}
+	var total int64
+	for _, l := range in {
+		if l.label == "" {
+			continue
+		}
+		a := by[l.label]
+		if a == nil {
+			a = &acc{row: LabelRow{Label: l.label}, codes: map[string]int64{}}
+			by[l.label] = a
+		}
+		a.row.Count += l.events
+		total += l.events
+		switch l.class {
+		case "soft":
+			a.row.Soft += l.events
+		case "hard":
+			a.row.Hard += l.events
+		}
+		if l.code != "" {
+			a.codes[l.code] += l.events
+		}
+	}
+	order := slices.Clone(Labels)
+	var extra []string
+	for name := range by {
+		if !slices.Contains(Labels, name) {
+			extra = append(extra, name)
+		}
+	}
+	slices.Sort(extra)
+	order = append(order, extra...)
+	out := make([]LabelRow, 0, len(order))
+	for _, name := range order {
+		a := by[name]
+		if a == nil {
+			out = append(out, LabelRow{Label: name, TopCodes: []CodeCount{}})
+			continue
+		}
+		a.row.Share = ratio(a.row.Count, total)
+		top := make([]CodeCount, 0, len(a.codes))
+		for code, n := range a.codes {
+			if n != 0 {
+				top = append(top, CodeCount{Code: code, Count: n})
+			}
+		}
+		slices.SortFunc(top, func(x, y CodeCount) int {
+			if x.Count != y.Count {
+				if x.Count > y.Count {
+					return -1
+				}
+				return 1
+			}
+			return strings.Compare(x.Code, y.Code)
+		})
+		if len(top) > 3 {
+			top = top[:3]
+		}
+		for i := range top {
+			top[i].Title = codeTitle(top[i].Code)
+		}
+		a.row.TopCodes = top
+		out = append(out, a.row)
+	}
+	return out
+}
+
+var titles sync.Map // code -> knowledge-base title
+
+// codeTitle returns the knowledge base's title of a bare code ("" when the
+// code is unknown), cached per code.
+func codeTitle(code string) string {
+	if t, ok := titles.Load(code); ok {
+		return t.(string)
+	}
+	title := ""
+	if m, ok := codes.Lookup(code, ""); ok && m.Entry != nil {
+		title = m.Entry.Title
+	}
+	titles.Store(code, title)
+	return title
+}
