@@ -100,11 +100,14 @@ func (s *Service) match(ctx context.Context, tx *gorm.DB, ws int64, cands []*can
 		if camp == 0 {
 			continue
 		}
-		if hdrs[i].lead != "" {
-			extKeys = append(extKeys, store.CampaignKey{CampaignID: camp, Value: hdrs[i].lead})
-		}
-		if c.row.Recipient != "" {
-			emailKeys = append(emailKeys, store.CampaignKey{CampaignID: camp, Value: c.row.Recipient})
+		switch hl := hdrs[i].lead; {
+		case hl == "":
+			if c.row.Recipient != "" {
+				emailKeys = append(emailKeys, store.CampaignKey{CampaignID: camp, Value: c.row.Recipient})
+			}
+		case leadByID[idOr0(hl)].CampaignID != camp:
+			// Not a lead ID of this campaign: maybe its external ID.
+			extKeys = append(extKeys, store.CampaignKey{CampaignID: camp, Value: hl})
 		}
 	}
 	leadByExt, err := store.LeadsByExternalID(ctx, tx, ws, dedupeKeys(extKeys))
