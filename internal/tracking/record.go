@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"gorm.io/gorm"
 
@@ -75,7 +76,7 @@ func (s *Service) decodeInto(p *prepared, raw []byte) {
 		res, err = s.opts.Decode(raw)
 	}()
 	if err != nil {
-		p.decodeErr = err.Error()
+		p.decodeErr = cleanText(err.Error(), 2000)
 		return
 	}
 	if len(res) == 0 {
@@ -140,30 +141,48 @@ func (s *Service) newCandidate(p *prepared, d decoded) *candidate {
 	entry := s.opts.CodeEntry(d.r)
 	diag := d.r.Diagnostic
 	if len(diag) > maxDiagnostic {
-		diag = strings.ToValidUTF8(diag[:maxDiagnostic], "")
+		diag = diag[:maxDiagnostic]
 	}
 	return &candidate{p: p, d: d, needMatch: true, row: store.EventRow{
 		RawMessageID:      p.rawID,
 		ResultIndex:       d.index,
 		Kind:              kind,
 		Class:             class,
-		Reason:            d.v.Reason,
-		Label:             d.v.Label,
+		Reason:            cleanText(d.v.Reason, 64),
+		Label:             cleanText(d.v.Label, 64),
 		AddressInvalid:    d.v.AddressInvalid,
-		Status:            d.r.Status,
-		ReplyCode:         d.r.ReplyCode,
-		CodeEntryID:       entry,
-		Diagnostic:        diag,
-		RemoteMTA:         d.r.RemoteMTA,
-		ReportingMTA:      d.r.ReportingMTA,
-		Provider:          provider,
-		FeedbackType:      d.r.FeedbackType,
-		Format:            d.r.Format,
-		Recipient:         normAddress(d.r.Recipient),
-		OriginalMessageID: normMessageID(d.r.Original.MessageID),
+		Status:            cleanText(d.r.Status, 32),
+		ReplyCode:         cleanText(d.r.ReplyCode, 32),
+		CodeEntryID:       cleanText(entry, 128),
+		Diagnostic:        cleanText(diag, maxDiagnostic),
+		RemoteMTA:         cleanText(d.r.RemoteMTA, 255),
+		ReportingMTA:      cleanText(d.r.ReportingMTA, 255),
+		Provider:          cleanText(provider, 32),
+		FeedbackType:      cleanText(d.r.FeedbackType, 64),
+		Format:            cleanText(d.r.Format, 64),
+		Recipient:         cleanText(normAddress(d.r.Recipient), 320),
+		OriginalMessageID: cleanText(normMessageID(d.r.Original.MessageID), 998),
 		SendingMailboxID:  p.in.MailboxID,
 		OccurredAt:        p.receivedAt,
 	}}
+}
+
+// cleanText makes s storable in a PostgreSQL text column whatever the
+// message held: invalid UTF-8 and NUL bytes (which text refuses) are
+// dropped, and the result is cut to at most max bytes on a rune boundary.
+func cleanText(s string, max int) string {
+	if strings.IndexByte(s, 0) >= 0 {
+		s = strings.ReplaceAll(s, "\x00", "")
+	}
+	s = strings.ToValidUTF8(s, "")
+	if len(s) > max {
+		cut := max
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut]
+	}
+	return s
 }
 
 func normAddress(a string) string {
@@ -200,7 +219,7 @@ func (s *Service) recordWorkspace(ctx context.Context, tx *gorm.DB, now time.Tim
 		fresh = append(fresh, p)
 		rows = append(rows, store.RawInsert{
 			Hash: p.hash, Content: p.content, Size: len(p.in.Raw), MailboxID: p.in.MailboxID,
-			Folder: p.in.Folder, UIDValidity: int64(p.in.UIDValidity), UID: int64(p.in.UID),
+			Folder: cleanText(p.in.Folder, 1000), UIDValidity: int64(p.in.UIDValidity), UID: int64(p.in.UID),
 			ReceivedAt: p.receivedAt, DecodeStatus: p.status, DecodeError: p.decodeErr,
 			ResultCount: len(p.results),
 		})

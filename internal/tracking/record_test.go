@@ -419,3 +419,36 @@ func TestRecordWorkspaceSettings(t *testing.T) {
 	e.checkCounters(e.ws)
 	e.checkCounters(ws2)
 }
+
+// TestRecordHostileText: bytes PostgreSQL's text type refuses (NUL, invalid
+// UTF-8) anywhere in a decoded result or a decoder error must not fail the
+// batch.
+func TestRecordHostileText(t *testing.T) {
+	e := newEnv(t)
+	bad := "550 5.1.1 \x00user\xff\xfe unknown " + string(make([]byte, 5000))
+	svc := tracking.New(e.db, tracking.Options{Now: e.clock, Decode: func(raw []byte) ([]dsnResult, error) {
+		if len(raw) < 20 {
+			return nil, fmt.Errorf("dsn: decode header: bad byte \x00\xff in %q", raw)
+		}
+		return []dsnResult{{Kind: "bounce", Recipient: "x\x00y\xff@example.com", Status: "5.1.1", Diagnostic: bad,
+			RemoteMTA: "mx\xff.example", Format: "rfc3464"}}, nil
+	}})
+	outs, err := svc.RecordBatch(e.ctx, []tracking.Incoming{
+		{WorkspaceID: e.ws, Folder: "Inbox\xff", Raw: []byte("Subject: hostile bytes here\n\nbody\n")},
+		{WorkspaceID: e.ws, Raw: []byte("x\x00\xff")},
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(outs[0].Events) != 1 || outs[0].Events[0].Recipient != "xy\uFFFD@example.com" {
+		t.Fatalf("outcome = %+v", outs[0])
+	}
+	if outs[1].DecodeStatus != store.DecodeUndecoded || outs[1].DecodeError == "" {
+		t.Fatalf("undecoded outcome = %+v", outs[1])
+	}
+	var be store.BounceEvent
+	e.db.First(&be, outs[0].Events[0].EventID)
+	if len(be.Diagnostic) > 4000 || be.RemoteMTA != "mx.example" {
+		t.Fatalf("stored diagnostic %d bytes, remote %q", len(be.Diagnostic), be.RemoteMTA)
+	}
+}
