@@ -59,6 +59,15 @@ func TestWorkspaceIsolation(t *testing.T) {
 		}
 	}
 	ids := func(x ...int64) []int64 { return x }
+	// theirs fails when A's list at path shows B's new row id.
+	theirs := func(t *testing.T, path string, id int64) {
+		t.Helper()
+		for _, got := range v.get(a.ws.Token, path+"?limit=500").expect(http.StatusOK).list().ids() {
+			if got == id {
+				t.Fatalf("A's %s lists B's new row %d", path, id)
+			}
+		}
+	}
 	empty := func(path string) func(t *testing.T) {
 		return func(t *testing.T) {
 			t.Helper()
@@ -80,16 +89,25 @@ func TestWorkspaceIsolation(t *testing.T) {
 		"POST /v1/api-keys":                {func(t *testing.T) { v.post(bt, "/v1/api-keys", map[string]any{}).expect(http.StatusCreated) }},
 		"DELETE /v1/api-keys/{api_key_id}": {notFound("DELETE", "/v1/api-keys/"+id(a.keyID), nil)},
 
-		"GET /v1/mailboxes":                    {onlyOwn("/v1/mailboxes", ids(b.mailboxID), ids(a.mailboxID))},
-		"POST /v1/mailboxes":                   {func(t *testing.T) {}}, // creates in B only: nothing of A to name
+		"GET /v1/mailboxes": {onlyOwn("/v1/mailboxes", ids(b.mailboxID), ids(a.mailboxID))},
+		"POST /v1/mailboxes": {func(t *testing.T) {
+			nb := v.post(bt, "/v1/mailboxes", map[string]any{"host": "127.0.0.1", "username": "iso",
+				"credentials": map[string]any{"password": "pw-iso"}}).expect(http.StatusCreated).idOf()
+			theirs(t, "/v1/mailboxes", nb)
+		}},
 		"GET /v1/mailboxes/{mailbox_id}":       {notFound("GET", "/v1/mailboxes/"+id(a.mailboxID), nil)},
 		"PATCH /v1/mailboxes/{mailbox_id}":     {notFound("PATCH", "/v1/mailboxes/"+id(a.mailboxID), map[string]any{"name": "x"})},
 		"DELETE /v1/mailboxes/{mailbox_id}":    {notFound("DELETE", "/v1/mailboxes/"+id(a.mailboxID), nil)},
 		"POST /v1/mailboxes/{mailbox_id}/test": {notFound("POST", "/v1/mailboxes/"+id(a.mailboxID)+"/test", nil)},
 		"POST /v1/mailboxes/{mailbox_id}/sync": {notFound("POST", "/v1/mailboxes/"+id(a.mailboxID)+"/sync", nil)},
 
-		"GET /v1/campaigns":                  {onlyOwn("/v1/campaigns", ids(b.campaignID), ids(a.campaignID))},
-		"POST /v1/campaigns":                 {func(t *testing.T) {}},
+		"GET /v1/campaigns": {onlyOwn("/v1/campaigns", ids(b.campaignID), ids(a.campaignID))},
+		"POST /v1/campaigns": {func(t *testing.T) {
+			// External IDs are unique per workspace, not across them.
+			v.patch(a.ws.Token, "/v1/campaigns/"+id(a.campaignID), map[string]any{"external_id": "shared-ext"}).expect(http.StatusOK)
+			nb := v.post(bt, "/v1/campaigns", map[string]any{"name": "iso", "external_id": "shared-ext"}).expect(http.StatusCreated).idOf()
+			theirs(t, "/v1/campaigns", nb)
+		}},
 		"GET /v1/campaigns/{campaign_id}":    {notFound("GET", "/v1/campaigns/"+id(a.campaignID), nil)},
 		"PATCH /v1/campaigns/{campaign_id}":  {notFound("PATCH", "/v1/campaigns/"+id(a.campaignID), map[string]any{"name": "x"})},
 		"DELETE /v1/campaigns/{campaign_id}": {notFound("DELETE", "/v1/campaigns/"+id(a.campaignID), nil)},
