@@ -124,8 +124,12 @@ type textFormat struct {
 	// every bounce "a permanent error".
 	softExpiry bool
 	hints      []phraseHint // fixed sentences → reason
-	soft       bool         // the format reports a temporary failure (default permanent)
-	delayed    []string     // phrases marking the message as a delay notice (kind delayed)
+	// hintsBare are fixed sentences that only wrap the remote server's
+	// answer ("was rejected by a remote mail server"): they imply their
+	// reason only when the diagnostic carries no reply code of its own.
+	hintsBare []phraseHint
+	soft      bool     // the format reports a temporary failure (default permanent)
+	delayed   []string // phrases marking the message as a delay notice (kind delayed)
 
 	// parse replaces the line walk for formats that need it; it returns
 	// the recipients with Recipient and Diagnostic (and optionally Status,
@@ -492,6 +496,9 @@ func (f *textFormat) finish(r *Result, delayed bool) {
 	}
 	if r.Hint == "" {
 		r.Hint = hintIn(low, f.hints)
+	}
+	if r.Hint == "" && r.ReplyCode == "" {
+		r.Hint = hintIn(low, f.hintsBare)
 	}
 	if r.Hint == "" {
 		r.Hint = f.hint

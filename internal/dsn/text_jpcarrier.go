@@ -26,6 +26,8 @@ var ezwebFormat = &textFormat{
 		{"the user(s) account is temporarily limited", "suspend"},
 		{"your message was not delivered within", "expired"},
 		{"remote host is not responding", "expired"},
+	},
+	hintsBare: []phraseHint{
 		{"each of the following recipients was rejected by a remote", "filtered"},
 		{"the following recipients did not receive this message", "userunknown"},
 	},

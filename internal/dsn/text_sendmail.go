@@ -171,7 +171,10 @@ func parseSendmailText(f *textFormat, h textHeader, section string) []Result {
 						// the reply code; Sendmail's own summary line (and
 						// its enhanced code) follows.
 						remoteText := strings.Join(pending, " ")
-						if _, c := diagCodes(remoteText); c != "" {
+						// ... unless the server refused the session itself
+						// (MAIL FROM, HELO): then the summary's code is the
+						// recipient's.
+						if _, c := diagCodes(remoteText); c != "" && lastCmd != "MAIL" && lastCmd != "HELO" && lastCmd != "EHLO" {
 							rc = c
 						}
 						diag = joinDiag(remoteText, []string{diag})
