@@ -176,4 +176,9 @@ func TestMetaRoutes(t *testing.T) {
 	if p.Code != "method_not_allowed" {
 		t.Fatalf("405 problem = %+v", p)
 	}
+	// Unknown paths do not become metric labels.
+	m = v.get("", "/metrics").expect(http.StatusOK)
+	if strings.Contains(string(m.Body), "/v1/nothing") {
+		t.Error("/metrics has a label for an unrouted path")
+	}
 }

@@ -178,7 +178,14 @@ func (h *handlers) createLead(c echo.Context) error {
 	row := store.Lead{WorkspaceID: workspaceID(c), CampaignID: req.CampaignID, Email: email,
 		ExternalID: req.ExternalID, Status: store.LeadActive, UpdatedAt: h.Now()}
 	if err := store.CreateLead(c.Request().Context(), h.DB, &row); err != nil {
-		return conflictField(err, "email", "the campaign already has a lead with this address or external ID")
+		if !errors.Is(err, store.ErrConflict) {
+			return err
+		}
+		byEmail, _, lookErr := store.ExistingLeadKeys(c.Request().Context(), h.DB, row.WorkspaceID, row.CampaignID, []string{email}, nil)
+		if lookErr == nil && !byEmail[email] && req.ExternalID != nil {
+			return conflictField(err, "external_id", "another lead of the campaign has this external ID")
+		}
+		return conflictField(err, "email", "the campaign already has a lead with this address")
 	}
 	return c.JSON(http.StatusCreated, toLeadResponse(row))
 }

@@ -227,6 +227,8 @@ func TestLeadsAndImport(t *testing.T) {
 		t.Fatalf("lead = %+v", l)
 	}
 	v.post(tok, "/v1/leads", map[string]any{"campaign_id": cid, "email": "ann@example.com"}).expectField(http.StatusConflict, "body", "email")
+	v.post(tok, "/v1/leads", map[string]any{"campaign_id": cid, "email": "x1@example.com", "external_id": "e1"}).expect(http.StatusCreated)
+	v.post(tok, "/v1/leads", map[string]any{"campaign_id": cid, "email": "x2@example.com", "external_id": "e1"}).expectField(http.StatusConflict, "body", "external_id")
 	v.post(tok, "/v1/leads", map[string]any{"campaign_id": cid, "email": "not an address"}).expectField(http.StatusBadRequest, "body", "email")
 	v.post(tok, "/v1/leads", map[string]any{"campaign_id": 99999, "email": "x@example.com"}).expectField(http.StatusNotFound, "body", "campaign_id")
 
