@@ -124,6 +124,8 @@ func TestKinds(t *testing.T) {
 		{"arf_jmrp", []Kind{KindComplaint}, "nora@hotmail.com", "", "jmrp-1@sender.test", "X-Hmxmroriginalrecipient=<nora@hotmail.com>", ""},
 		{"forwarded_report", []Kind{KindBounce}, "oscar@example.co.jp", "5.1.1", "", "", ""},
 		{"rfc3464_inline", []Kind{KindDelayed}, "pat@example.net", "4.4.1", "", "", ""},
+		{"text_midline", []Kind{KindBounce}, "quinn@example.org", "5.1.1", "mid-1@sender.test", "", "RCPT"},
+		{"text_sendmail_blocks", []Kind{KindBounce}, "rita@example.net", "5.5.0", "", "", ""},
 		{"autoreply_vacation", []Kind{KindAutoReply}, "frank@example.org", "", "", "", ""},
 		{"autoreply_subject_de", []Kind{KindAutoReply}, "juergen@example.de", "", "", "", ""},
 		{"not_bounce", []Kind{KindNotBounce}, "", "", "", "", ""},
@@ -231,6 +233,22 @@ func TestCodes(t *testing.T) {
 
 // TestCharsets checks the body text of fixtures in legacy or mislabelled
 // charsets decodes to the expected UTF-8.
+func TestDiagnosticContext(t *testing.T) {
+	// The text block of a report without Diagnostic-Code keeps its first
+	// line (the local delivery agent's reason), not only the reply.
+	raw, err := os.ReadFile(filepath.Join("testdata", "text_sendmail_blocks.eml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Decode(raw)
+	if err != nil || len(res) != 1 {
+		t.Fatalf("Decode: %v %+v", err, res)
+	}
+	if d := res[0].Diagnostic; !strings.Contains(d, "unknown user: rita") || !strings.Contains(d, "Service unavailable") || strings.Contains(d, "Reporting-MTA") {
+		t.Errorf("diagnostic %q", d)
+	}
+}
+
 func TestCharsets(t *testing.T) {
 	cases := []struct{ file, want string }{
 		{"text_mislabelled_eucjp", "送信先メールアドレスが見つかりません"},

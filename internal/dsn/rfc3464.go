@@ -293,6 +293,21 @@ var dateLayouts = []string{
 	"Mon, 02 Jan 2006 15:04:05 -0700",
 }
 
+// matchResult returns the result of text for the same recipient as r (the
+// i-th of n), or by position when the counts agree, or nil.
+func matchResult(text []Result, r *Result, i, n int) *Result {
+	ra := lowerASCII(cleanAddress(r.Recipient))
+	for j := range text {
+		if ra != "" && lowerASCII(cleanAddress(text[j].Recipient)) == ra {
+			return &text[j]
+		}
+	}
+	if len(text) == n && i < len(text) {
+		return &text[i]
+	}
+	return nil
+}
+
 // uninformative reports a diagnostic that says nothing a reader could use:
 // empty, or without a single word ("255", "5.0.0").
 func uninformative(d string) bool {
@@ -329,27 +344,24 @@ func enrichFromText(m *message, res []Result) {
 			break
 		}
 	}
+	loose := parseLoose(m, &genericFormat)
 	if len(text) == 0 {
-		text = parseLoose(m, &genericFormat)
+		text = loose
 	}
 	for i := range res {
 		r := &res[i]
-		var src *Result
-		ra := lowerASCII(cleanAddress(r.Recipient))
-		for j := range text {
-			if ra != "" && lowerASCII(cleanAddress(text[j].Recipient)) == ra {
-				src = &text[j]
-				break
-			}
-		}
-		if src == nil && len(text) == len(res) {
-			src = &text[i]
-		}
-		if src == nil && len(text) == 1 && len(res) == 1 {
-			src = &text[0]
-		}
+		src := matchResult(text, r, i, len(res))
 		if src == nil {
 			continue
+		}
+		if l := matchResult(loose, r, i, len(res)); l != nil && len(l.Diagnostic) > len(src.Diagnostic) &&
+			strings.Contains(l.Diagnostic, src.Diagnostic) {
+			// The lenient reader kept more of the recipient's block (a
+			// "mail.local: unknown user" line before the reply): same text,
+			// more context.
+			cp := *src
+			cp.Diagnostic = l.Diagnostic
+			src = &cp
 		}
 		if r.Recipient == "" || cleanAddress(r.Recipient) == "" {
 			r.Recipient = src.Recipient

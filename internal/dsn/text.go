@@ -49,7 +49,6 @@ var originalMarkers = []string{
 	"----- the following is the original message -----",
 	"--------- original message ---------",
 	"--- the header of the original message is following. ---",
-	"the original message was received at",
 	"------- returned message --------",
 	"-------- original message --------",
 	"----- message header follows -----",
@@ -138,7 +137,9 @@ func init() {
 			if m.hdr.has("x-failed-recipients") {
 				return true
 			}
-			if isDaemonSender(m.fromL) && (hasAnyOf(m.subjectL, bounceSubjects) || m.subjectL == "") {
+			if isDaemonSender(m.fromL) {
+				// A mail system's message: a bounce when a recipient can be
+				// read from it (Parse returns nothing otherwise).
 				return true
 			}
 			return hasAnyOf(m.subjectL, bounceSubjects) && hasAnyOf(m.lowerText(), genericBodyMarkers)
@@ -158,9 +159,16 @@ var genericBodyMarkers = []string{
 // isDaemonSender reports a From of a mail system (mailer-daemon,
 // postmaster, mail delivery subsystem).
 func isDaemonSender(fromL string) bool {
-	return hasAnyOf(fromL, []string{"mailer-daemon", "postmaster", "mail delivery", "mail administrator",
-		"mailer_daemon", "maildaemon", "mail-daemon", "mdaemon", "system administrator", "post office"})
+	if strings.Contains(fromL, "<>") || strings.TrimSpace(fromL) == "" {
+		return true // the null reverse-path is reserved for notifications (RFC 5321 §4.5.5)
+	}
+	return hasAnyOf(fromL, daemonSenders)
 }
+
+// daemonSenders are From markers of mail systems (lower case).
+var daemonSenders = []string{"mailer-daemon", "mailer daemon", "postmaster", "post_master", "mail delivery",
+	"mail administrator", "mailer_daemon", "maildaemon", "mail-daemon", "mdaemon", "system administrator",
+	"post office", "mail system", "mailsystem", "delivery subsystem", "mail-router", "smtp gateway"}
 
 // lineIter yields the lines of s with their start offsets.
 type lineIter struct {
@@ -242,6 +250,7 @@ func parseLoose(m *message, f *looseFormat) []Result {
 		blankRun int
 		cur      = -1
 		seen     = map[string]int{}
+		closed   bool // the current recipient's block has ended
 	)
 	flush := func() {
 		if cur >= 0 {
@@ -279,22 +288,45 @@ func parseLoose(m *message, f *looseFormat) []Result {
 				cur = len(res) - 1
 			}
 			blankRun = 0
+			closed = false
 			continue
 		}
-		if len(res) == 0 {
+		if isRuleLine(trimmed) {
+			// "----- Transcript of session follows -----": a heading.
+			continue
+		}
+		if isReportField(trimmed) {
+			// Delivery-status fields printed in the text end a block.
+			closed = true
+			blankRun = 0
+			continue
+		}
+		switch {
+		case len(res) == 0:
 			if len(preamble) < 40 {
 				preamble = append(preamble, trimmed)
 			}
-		} else if blankRun == 0 || len(diag) == 0 && res[cur].Diagnostic == "" {
+		case closed:
+		case blankRun == 0 || len(diag) == 0 && res[cur].Diagnostic == "":
 			if len(diag) < 60 {
 				diag = append(diag, trimmed)
 			}
+		default:
+			// A blank line after the recipient's text closes its block.
+			closed = true
 		}
 		blankRun = 0
 	}
 	flush()
 	if len(res) == 0 {
-		for _, a := range fallbackRcpts(m) {
+		rcpts := failedRecipients(m)
+		if len(rcpts) == 0 {
+			rcpts = addressesIn(m, sec)
+		}
+		if len(rcpts) == 0 {
+			rcpts = fallbackRcpts(m)
+		}
+		for _, a := range rcpts {
 			res = append(res, Result{Kind: KindBounce, Recipient: a})
 		}
 	}
@@ -321,6 +353,74 @@ func parseLoose(m *message, f *looseFormat) []Result {
 		}
 	}
 	return res
+}
+
+// isRuleLine reports a decorative heading or rule ("----- ... -----",
+// "=====").
+func isRuleLine(t string) bool {
+	return len(t) >= 3 && (strings.HasPrefix(t, "---") && strings.HasSuffix(t, "---") ||
+		strings.HasPrefix(t, "===") || strings.HasPrefix(t, "***") || strings.HasPrefix(t, "###"))
+}
+
+// isReportField reports a line that is an RFC 3464 delivery-status field
+// ("Status: 5.1.1", "Reporting-MTA: dns; ...").
+func isReportField(line string) bool {
+	colon := strings.IndexByte(line, ':')
+	if colon <= 0 || colon > 24 {
+		return false
+	}
+	name := lowerASCII(line[:colon])
+	return perRecipientField(name) || name == "reporting-mta" || name == "arrival-date" || name == "received-from-mta" ||
+		name == "x-postfix-queue-id" || name == "x-postfix-sender" || name == "original-envelope-id"
+}
+
+// failedRecipients returns the addresses of X-Failed-Recipients (Exim and
+// others).
+func failedRecipients(m *message) []string {
+	var out []string
+	if v := m.hdr.get("x-failed-recipients"); v != "" {
+		for _, a := range strings.Split(v, ",") {
+			if c := cleanAddress(a); c != "" {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+// addressesIn returns the distinct addresses named in the error section of
+// a text bounce that are not the bounce's own From or To, nor a mail
+// system's address: "There was an error delivering your mail to <x>",
+// "Delivery failed 20 attempts: x".
+func addressesIn(m *message, sec string) []string {
+	skip := map[string]bool{}
+	for _, v := range []string{m.hdr.get("from"), m.hdr.get("to"), m.hdr.get("reply-to"), m.hdr.get("return-path")} {
+		for _, a := range strings.Split(v, ",") {
+			if c := cleanAddress(a); c != "" {
+				skip[lowerASCII(c)] = true
+			}
+		}
+	}
+	var out []string
+	for i := 0; i < len(sec) && len(out) < 20; {
+		at := strings.IndexByte(sec[i:], '@')
+		if at < 0 {
+			break
+		}
+		at += i
+		a, _ := addressAround(sec, at)
+		i = at + 1
+		if a == "" || !strings.Contains(a[strings.IndexByte(a, '@'):], ".") {
+			continue
+		}
+		l := lowerASCII(a)
+		if skip[l] || isDaemonSender(l) || strings.HasPrefix(l, "noreply") || strings.HasPrefix(l, "no-reply") {
+			continue
+		}
+		skip[l] = true
+		out = append(out, a)
+	}
+	return out
 }
 
 // fallbackRecipients returns the recipients a bounce names outside its
