@@ -1,6 +1,22 @@
-// Package api is Rebound's REST API, served with Echo: the route table
-// (routes.go), thin handlers, RFC 9457 problems for every error
-// (problem.go), and the health endpoints the orchestrator probes (health.go).
+// Package api is Rebound's REST API, served with Echo.
+//
+//   - routes.go is the one route table: method, path (as openapi.yaml spells
+//     it), authentication and body limit of every route. Report routes
+//     (issue 9) join it through extraRoutes from reports*.go.
+//   - Handlers are thin: they decode and validate the request (naming each
+//     field at fault), call the store or a service, and answer with a
+//     toXResponse converter; GORM models never reach JSON.
+//   - problem.go holds the one error handler that picks a status and writes
+//     RFC 9457 problems; handlers only return errors.
+//   - Every /v1 route but the operator routes takes a Bearer API key
+//     (keys.go); every query is scoped to the key's workspace, so another
+//     workspace's row answers 404. Keys are rate limited (ratelimit.go).
+//   - Lists use opaque keyset cursors over a stable order (pagination.go).
+//   - openapi.yaml (embedded by the root package, served at /openapi.yaml)
+//     describes every route; the tests validate every request and response
+//     against it. /metrics serves internal/metrics.
+//   - server.go and health.go build the server with request IDs, access
+//     logs and the /healthz and /readyz probes.
 package api
 
 import (
