@@ -40,7 +40,8 @@ func TestReprocessCommand(t *testing.T) {
 	db.Create(ws)
 	camp := &store.Campaign{WorkspaceID: ws.ID, Name: "c", Status: "active"}
 	db.Create(camp)
-	lead := &store.Lead{WorkspaceID: ws.ID, CampaignID: camp.ID, Email: "gone@example.com", Status: store.LeadActive}
+	lead := &store.Lead{WorkspaceID: ws.ID, CampaignID: camp.ID, Email: "gone@example.com", Status: store.LeadActive,
+		CreatedAt: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)}
 	db.Create(lead)
 	// A message an older release could not decode.
 	var gz bytes.Buffer

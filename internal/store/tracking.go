@@ -292,6 +292,38 @@ func ActiveLeadsByEmail(ctx context.Context, db *gorm.DB, workspaceID int64, ema
 	return out, err
 }
 
+// EmailAt is an address at a point in time.
+type EmailAt struct {
+	Email string
+	At    time.Time
+}
+
+// LeadsByEmailAt returns, per (address, time), the workspace's lead with
+// that address created by then, most recently sent to first, whatever its
+// status: matching rule 4 as of a past time, for reprocessing.
+func LeadsByEmailAt(ctx context.Context, db *gorm.DB, workspaceID int64, keys []EmailAt) (map[EmailAt]LeadRef, error) {
+	out := map[EmailAt]LeadRef{}
+	if len(keys) == 0 {
+		return out, nil
+	}
+	emails, ats := make([]string, len(keys)), make([]time.Time, len(keys))
+	for i, k := range keys {
+		emails[i], ats[i] = k.Email, k.At
+	}
+	err := queryNamed(ctx, db, "leads-by-email-at", func(r *sql.Rows) error {
+		var k EmailAt
+		var l LeadRef
+		if err := r.Scan(&k.Email, &k.At, &l.ID, &l.CampaignID); err != nil {
+			return err
+		}
+		k.At = k.At.UTC()
+		l.Email = k.Email
+		out[k] = l
+		return nil
+	}, workspaceID, emails, ats)
+	return out, err
+}
+
 // LockLeads reads the workspace's leads among ids and locks them (FOR
 // UPDATE, in ID order) until the end of the transaction.
 func LockLeads(ctx context.Context, db *gorm.DB, workspaceID int64, ids []int64) (map[int64]*Lead, error) {

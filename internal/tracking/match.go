@@ -167,20 +167,36 @@ func (s *Service) match(ctx context.Context, tx *gorm.DB, ws int64, cands []*can
 			rest = append(rest, i)
 		}
 	}
-	// Rule 4 for what is left.
+	// Rule 4 for what is left. Reprocessing (historic candidates) cannot
+	// know which leads were active when the bounce arrived, so it takes the
+	// leads that existed by then, whatever their status now.
 	var emails []string
+	var hist []store.EmailAt
 	for _, i := range rest {
-		if r := todo[i].row.Recipient; r != "" {
-			emails = append(emails, r)
+		c := todo[i]
+		switch {
+		case c.row.Recipient == "":
+		case c.historic:
+			hist = append(hist, store.EmailAt{Email: c.row.Recipient, At: c.row.OccurredAt})
+		default:
+			emails = append(emails, c.row.Recipient)
 		}
 	}
 	active, err := store.ActiveLeadsByEmail(ctx, tx, ws, dedupe(emails))
 	if err != nil {
 		return err
 	}
+	then, err := store.LeadsByEmailAt(ctx, tx, ws, dedupe(hist))
+	if err != nil {
+		return err
+	}
 	for _, i := range rest {
 		c := todo[i]
-		if l, ok := active[c.row.Recipient]; ok && c.row.Recipient != "" {
+		l, ok := active[c.row.Recipient]
+		if c.historic {
+			l, ok = then[store.EmailAt{Email: c.row.Recipient, At: c.row.OccurredAt}]
+		}
+		if ok && c.row.Recipient != "" {
 			c.row.MatchedBy, c.row.CampaignID, c.row.LeadID = MatchedByRecipient, l.CampaignID, l.ID
 			continue
 		}

@@ -122,6 +122,7 @@ type candidate struct {
 	d         decoded
 	row       store.EventRow
 	needMatch bool
+	historic  bool // reprocessing: matched as of the event's time
 }
 
 // newCandidate builds the event row of one result, unmatched.

@@ -42,7 +42,9 @@ type ReprocessStats struct {
 //   - a changed result rewrites its event in place (same ID), a result that
 //     disappeared deletes its event, a new one (a message that decodes now)
 //     creates one; matching keeps an event's existing match while its
-//     recipient is unchanged and runs the matching rules otherwise;
+//     recipient is unchanged and runs the matching rules otherwise (rule 4
+//     then takes the leads that existed when the message arrived, whatever
+//     their status now);
 //   - counters are adjusted exactly: minus what the old event contributed,
 //     plus what the new one does;
 //   - timeline entries and suppressions created by a changed or deleted
@@ -152,6 +154,7 @@ func (s *Service) reprocessGroup(ctx context.Context, tx *gorm.DB, ws int64, raw
 		rawUpdates = append(rawUpdates, store.RawDecodeUpdate{ID: r.ID, DecodeStatus: p.status, DecodeError: p.decodeErr, ResultCount: len(p.results)})
 		for _, d := range p.results {
 			c := s.newCandidate(p, d)
+			c.historic = true
 			key := store.EventKey{RawMessageID: r.ID, ResultIndex: d.index}
 			if o, ok := oldBy[key]; ok && o.Recipient == c.row.Recipient && o.MatchedBy != "" {
 				c.row.MatchedBy, c.row.CampaignID, c.row.LeadID = o.MatchedBy, o.CampaignID, o.LeadID

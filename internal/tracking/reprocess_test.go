@@ -187,3 +187,40 @@ func TestReprocessKeepsSendingSideStops(t *testing.T) {
 	}
 	e.checkCounters(e.ws)
 }
+
+// TestReprocessDoesNotMatchLaterLeads: an event that matched nothing stays
+// unmatched by address when the only lead with its address was created after
+// the message arrived.
+func TestReprocessDoesNotMatchLaterLeads(t *testing.T) {
+	e := newEnv(t)
+	arrived := time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC)
+	out, err := e.svc.Record(e.ctx, tracking.Incoming{WorkspaceID: e.ws, ReceivedAt: arrived,
+		Raw: bounce{ID: "late1", Recipient: "late@example.com"}.bytes()})
+	if err != nil || out.Events[0].CampaignID != 0 {
+		t.Fatalf("record: %+v %v", out, err)
+	}
+	camp := e.campaign(e.ws, "C", nil)
+	later := e.lead(e.ws, camp, "late@example.com", nil) // created now, after the bounce
+	old := &store.Lead{WorkspaceID: e.ws, CampaignID: camp, Email: "old@example.com", Status: store.LeadActive,
+		CreatedAt: arrived.Add(-time.Hour)}
+	e.create(old)
+	out2, err := old2(e).Record(e.ctx, tracking.Incoming{WorkspaceID: e.ws, ReceivedAt: arrived,
+		Raw: bounce{ID: "broken-old", Recipient: "old@example.com"}.bytes()})
+	if err != nil || out2.DecodeStatus != store.DecodeUndecoded {
+		t.Fatalf("record with the old decoder: %+v %v", out2, err)
+	}
+	if _, err := e.svc.Reprocess(e.ctx, tracking.ReprocessOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if l := e.getLead(later); l.BounceCount != 0 || l.Status != store.LeadActive {
+		t.Fatalf("a lead created after the bounce got it: %+v", l)
+	}
+	if l := e.getLead(old.ID); l.BounceCount != 1 || l.Status != store.LeadStopped {
+		t.Fatalf("the lead that existed did not get its bounce: %+v", l)
+	}
+	e.checkCounters(e.ws)
+}
+
+func old2(e *env) *tracking.Service {
+	return tracking.New(e.db, tracking.Options{Now: e.clock, Decode: oldDecoder})
+}

@@ -82,6 +82,15 @@ FROM leads
 WHERE workspace_id = $1 AND email = ANY ($2::text[]) AND status = 'active'
 ORDER BY email, last_sent_at DESC NULLS LAST, id DESC;
 
+-- name: leads-by-email-at
+-- Matching rule 4 as of past times ($2, $3: parallel arrays of addresses and
+-- times): per pair, the lead with that address created by then, most
+-- recently sent to first, whatever its status now.
+SELECT DISTINCT ON (k.email, k.at) k.email, k.at, l.id, l.campaign_id
+FROM unnest($2::text[], $3::timestamptz[]) AS k(email, at)
+JOIN leads l ON l.workspace_id = $1::bigint AND l.email = k.email AND l.created_at <= k.at
+ORDER BY k.email, k.at, l.last_sent_at DESC NULLS LAST, l.id DESC;
+
 -- name: lock-leads
 SELECT id, campaign_id, email, status, consecutive_soft_bounces, retry_after, stop_reason,
        stopped_at, bounce_count, last_sent_at, last_event_at
