@@ -109,11 +109,11 @@ func indexOriginalMarker(t string) int {
 var genericFormat = looseFormat{
 	name: "generic",
 	recipientPrefixes: []string{
-		"recipient address:", "recipient:", "original-recipient:", "final-recipient:", "to:",
+		"recipient address:", "recipient:", "original-recipient:", "final-recipient:",
 		"address:", "rcpt to:", "mailbox:", "user:", "addressee:", "destinatario:", "empfänger:",
 		"destinataire:", "failed recipient:", "invalid recipient:", "unknown recipient:",
 		"your message to", "delivery to", "could not be delivered to", "delivery has failed to these recipients or groups:",
-		"for", "rcpt:", "e-mail address:", "email address:",
+		"rcpt:", "e-mail address:", "email address:",
 	},
 }
 
@@ -243,6 +243,7 @@ func parseLoose(m *message, f *looseFormat) []Result {
 	if prefixes == nil {
 		prefixes = genericFormat.recipientPrefixes
 	}
+	senders := senderAddresses(m)
 	var (
 		res      []Result
 		diag     []string
@@ -256,9 +257,10 @@ func parseLoose(m *message, f *looseFormat) []Result {
 		if cur >= 0 {
 			r := &res[cur]
 			d := strings.Join(diag, " ")
-			if r.Diagnostic == "" {
+			switch {
+			case r.Diagnostic == "":
 				r.Diagnostic = d
-			} else if d != "" {
+			case d != "" && len(r.Diagnostic) < maxDiagnostic:
 				r.Diagnostic += " " + d
 			}
 		}
@@ -276,12 +278,16 @@ func parseLoose(m *message, f *looseFormat) []Result {
 			continue
 		}
 		lineL := secL[off : off+len(line)]
-		if addr, rest, ok := recipientLine(trimmed, strings.TrimSpace(lineL), prefixes, f.addressAnywhere); ok {
+		if addr, rest, ok := recipientLine(trimmed, strings.TrimSpace(lineL), prefixes, f.addressAnywhere); ok && !senders[lowerASCII(addr)] {
 			flush()
 			key := lowerASCII(addr)
 			if at, dup := seen[key]; dup {
-				// Repeated mention: following text goes to that recipient.
+				// Repeated mention: it and the following text go to that
+				// recipient.
 				cur = at
+				if rest != "" && len(diag) < 60 && len(res[cur].Diagnostic) < maxDiagnostic {
+					diag = append(diag, trimmed)
+				}
 			} else {
 				seen[key] = len(res)
 				res = append(res, Result{Kind: KindBounce, Recipient: addr, Diagnostic: rest})
@@ -355,6 +361,9 @@ func parseLoose(m *message, f *looseFormat) []Result {
 	return res
 }
 
+// maxDiagnostic bounds the diagnostic text gathered for one recipient.
+const maxDiagnostic = 4096
+
 // isRuleLine reports a decorative heading or rule ("----- ... -----",
 // "=====").
 func isRuleLine(t string) bool {
@@ -372,6 +381,34 @@ func isReportField(line string) bool {
 	name := lowerASCII(line[:colon])
 	return perRecipientField(name) || name == "reporting-mta" || name == "arrival-date" || name == "received-from-mta" ||
 		name == "x-postfix-queue-id" || name == "x-postfix-sender" || name == "original-envelope-id"
+}
+
+// senderAddresses returns the addresses (lower case) of the sender of the
+// failed message, which is never a failed recipient: the bounce's To and
+// the original's From, Sender and Return-Path.
+func senderAddresses(m *message) map[string]bool {
+	out := map[string]bool{}
+	add := func(v string) {
+		for _, a := range strings.Split(v, ",") {
+			if c := cleanAddress(a); c != "" {
+				out[lowerASCII(c)] = true
+			}
+		}
+	}
+	add(m.hdr.get("to"))
+	var oh header
+	switch {
+	case m.origPart != nil && len(m.origPart.children) > 0:
+		oh = m.origPart.children[0].hdr
+	case m.origPart != nil:
+		oh, _ = parseHeader(trimLeadingBlank(m.origPart.text()))
+	case m.origOffset >= 0 && m.origOffset < len(m.bodyText()):
+		oh, _ = parseHeader(trimLeadingBlank([]byte(m.bodyText()[m.origOffset:])))
+	}
+	add(oh.get("from"))
+	add(oh.get("sender"))
+	add(oh.get("return-path"))
+	return out
 }
 
 // failedRecipients returns the addresses of X-Failed-Recipients (Exim and
@@ -393,8 +430,8 @@ func failedRecipients(m *message) []string {
 // system's address: "There was an error delivering your mail to <x>",
 // "Delivery failed 20 attempts: x".
 func addressesIn(m *message, sec string) []string {
-	skip := map[string]bool{}
-	for _, v := range []string{m.hdr.get("from"), m.hdr.get("to"), m.hdr.get("reply-to"), m.hdr.get("return-path")} {
+	skip := senderAddresses(m)
+	for _, v := range []string{m.hdr.get("from"), m.hdr.get("reply-to")} {
 		for _, a := range strings.Split(v, ",") {
 			if c := cleanAddress(a); c != "" {
 				skip[lowerASCII(c)] = true
@@ -474,6 +511,14 @@ func recipientLine(line, lineL string, prefixes []string, anywhere bool) (string
 	s = strings.TrimLeft(s, "*-•> \t\"'")
 	if s == "" {
 		return "", "", false
+	}
+	if len(s) > 5 && (s[0] == '4' || s[0] == '5') && isDig(s[1]) && isDig(s[2]) && s[3] == ' ' && s[4] == '<' {
+		// Sendmail's "550 <user@example.org>... User unknown".
+		if gt := strings.IndexByte(s, '>'); gt > 0 && strings.HasPrefix(s[gt+1:], "...") {
+			if a := cleanAddress(s[5:gt]); a != "" {
+				return a, strings.TrimSpace(s[:4] + strings.TrimLeft(s[gt+1:], ".")), true
+			}
+		}
 	}
 	if s[0] == '<' {
 		gt := strings.IndexByte(s, '>')
