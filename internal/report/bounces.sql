@@ -15,7 +15,8 @@
 --   dim       k1 dimension, k2 value, k3 mailbox name, n0..n8 metrics
 --   day       k1 YYYY-MM-DD, n0..n8 metrics
 --   burst     k1 end of the peak window's last period (RFC 3339, UTC),
---             n0 blocks, n1 bounced, n2 qualifying windows
+--             n0 blocks, n1 bounced, n2 qualifying windows (a window ends
+--             at each 15-minute period holding a bounce)
 WITH bounds AS (
     SELECT ($4::date::timestamp AT TIME ZONE $3::text) AS lo,
            (($5::date + 1)::timestamp AT TIME ZONE $3::text) AS hi
@@ -77,7 +78,8 @@ UNION ALL
              FROM report_block_counters k, bounds b
              WHERE k.workspace_id = $1 AND k.{{SCOPE}}
                AND k.period_start >= b.lo AND k.period_start < b.hi
-             GROUP BY 1) s
+             GROUP BY 1
+             HAVING SUM(k.bounced) <> 0) s
        WINDOW win AS (ORDER BY s.period_start RANGE BETWEEN interval '45 minutes' PRECEDING AND CURRENT ROW)) w
  WHERE w.blocks >= {{BURST_MIN_BLOCKS}} AND w.blocks * 100 >= w.bounced * {{BURST_MIN_SHARE_PCT}}
  ORDER BY w.blocks DESC, w.period_start
