@@ -140,3 +140,21 @@ func (e *env) checkCounters(ws int64) *store.CounterSnapshot {
 	}
 	return stored
 }
+
+// noAutovacuum turns autovacuum off for every table of the test database:
+// benchmarks write enough to wake it, and an autovacuum worker still
+// connected when the test ends makes dbtest's DROP DATABASE ... WITH (FORCE)
+// fail (it may not terminate that worker). It also keeps the measurement
+// free of vacuum noise.
+func (e *env) noAutovacuum() {
+	e.t.Helper()
+	var tables []string
+	if err := e.db.Raw("SELECT tablename FROM pg_tables WHERE schemaname = 'public'").Scan(&tables).Error; err != nil {
+		e.t.Fatal(err)
+	}
+	for _, t := range tables {
+		if err := e.db.Exec(`ALTER TABLE "` + t + `" SET (autovacuum_enabled = false, toast.autovacuum_enabled = false)`).Error; err != nil {
+			e.t.Fatalf("autovacuum off for %s: %v", t, err)
+		}
+	}
+}
