@@ -290,3 +290,22 @@ func TestOriginalMarkersAnchor(t *testing.T) {
 		t.Errorf("indexOriginalMarker found %d in a text without marker", got)
 	}
 }
+
+// TestQuotedPrintable checks the lenient quoted-printable decoder.
+func TestQuotedPrintable(t *testing.T) {
+	cases := map[string]string{
+		"Caf=E9 =3D ok":          "Caf\xe9 = ok",
+		"soft=\nbreak":           "softbreak",
+		"soft= \t\nbreak":        "softbreak",
+		"lower=e9case":           "lower\xe9case",
+		"bad=ZZescape":           "bad=ZZescape",
+		"end=":                   "end",
+		"=E3=81=82 UTF-8":        "あ UTF-8",
+		"line one\nline two=\n!": "line one\nline two!",
+	}
+	for in, want := range cases {
+		if got := string(decodeQP([]byte(in))); got != want {
+			t.Errorf("decodeQP(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

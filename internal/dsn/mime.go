@@ -5,7 +5,6 @@ import (
 	"encoding/base64"
 	"io"
 	"mime"
-	"mime/quotedprintable"
 	"strings"
 	"unicode/utf8"
 
@@ -483,13 +482,56 @@ func transferDecode(b []byte, enc string) []byte {
 		if bytes.IndexByte(b, '=') < 0 {
 			return b
 		}
-		out, err := io.ReadAll(quotedprintable.NewReader(bytes.NewReader(b)))
-		if err != nil && len(out) == 0 {
-			return b
-		}
-		return out
+		return decodeQP(b)
 	}
 	return b
+}
+
+// decodeQP undoes quoted-printable (RFC 2045 §6.7) leniently: "=XX" hex
+// escapes (either case), soft line breaks "=\n" (trailing white space
+// allowed), anything malformed kept literally. Trailing white space of
+// lines is kept (it is harmless for reading text).
+func decodeQP(b []byte) []byte {
+	out := make([]byte, 0, len(b))
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		if c != '=' {
+			out = append(out, c)
+			continue
+		}
+		// Soft line break: "=" then optional spaces/tabs then LF or end.
+		j := i + 1
+		for j < len(b) && (b[j] == ' ' || b[j] == '\t' || b[j] == '\r') {
+			j++
+		}
+		if j >= len(b) || b[j] == '\n' {
+			i = j
+			continue
+		}
+		if i+2 < len(b) {
+			if h, ok := unhex(b[i+1]); ok {
+				if l, ok := unhex(b[i+2]); ok {
+					out = append(out, h<<4|l)
+					i += 2
+					continue
+				}
+			}
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+func unhex(c byte) (byte, bool) {
+	switch {
+	case c >= '0' && c <= '9':
+		return c - '0', true
+	case c >= 'A' && c <= 'F':
+		return c - 'A' + 10, true
+	case c >= 'a' && c <= 'f':
+		return c - 'a' + 10, true
+	}
+	return 0, false
 }
 
 // charsetDecode converts b from the named charset to UTF-8. Unknown
