@@ -75,6 +75,31 @@ type Config struct {
 	MatchHeaderCampaign string `env:"MATCH_HEADER_CAMPAIGN" envDefault:"X-Rebound-Campaign" expect:"a header field name (letters, digits and -)"`
 	MatchHeaderLead     string `env:"MATCH_HEADER_LEAD" envDefault:"X-Rebound-Lead" expect:"a header field name (letters, digits and -)"`
 
+	// RedisSentinelAddrs, when set, finds the Redis master through these
+	// Sentinels (host:port, comma-separated) under RedisSentinelMaster;
+	// REDIS_URL then only gives the credentials, database and TLS.
+	RedisSentinelAddrs []string `env:"REDIS_SENTINEL_ADDRS" expect:"a comma-separated list of host:port Sentinel addresses"`
+	// RedisSentinelMaster is the master name the Sentinels watch.
+	RedisSentinelMaster string `env:"REDIS_SENTINEL_MASTER" expect:"the Sentinel master name (set with REDIS_SENTINEL_ADDRS)"`
+	// RedisSentinelPassword authenticates to the Sentinels themselves.
+	RedisSentinelPassword string `env:"REDIS_SENTINEL_PASSWORD" expect:"the Sentinels' password" secret:"value"`
+	// RedisClusterAddrs, when set, connects to a Redis Cluster through these
+	// seed nodes (host:port, comma-separated); REDIS_URL then only gives the
+	// credentials and TLS (its database must be 0).
+	RedisClusterAddrs []string `env:"REDIS_CLUSTER_ADDRS" expect:"a comma-separated list of host:port cluster nodes"`
+	// WorkerHTTPAddr is where cmd/worker serves /healthz, /readyz and
+	// /metrics.
+	WorkerHTTPAddr string `env:"WORKER_HTTP_ADDR" envDefault:"127.0.0.1:8081" expect:"host:port to listen on, such as :8081"`
+	// WorkerStrictPriority makes the worker drain higher-priority queues
+	// first (syncs, then reprocessing, then housekeeping); by default queues
+	// are picked at random in proportion to their weights (6:3:1), so no
+	// queue starves.
+	WorkerStrictPriority bool `env:"WORKER_STRICT_PRIORITY" envDefault:"false" expect:"true or false"`
+	// RawRetention is how long the raw bytes of fetched messages are kept;
+	// housekeeping then empties them, keeping the message row and its events.
+	// 0 keeps them forever.
+	RawRetention time.Duration `env:"RAW_RETENTION" envDefault:"4320h" expect:"0 (keep forever) or a duration of at least 24h, such as 4320h (180 days)"`
+
 	// Keyring is SECRET_KEYS and SECRET_ACTIVE_KEY_ID parsed; set by Load.
 	Keyring *secret.Keyring `env:"-"`
 }
@@ -260,6 +285,7 @@ func (c *Config) validate() []error {
 	if !isHeaderName(c.MatchHeaderLead) {
 		bad("MATCH_HEADER_LEAD", c.MatchHeaderLead)
 	}
+	errs = append(errs, c.validateScale()...)
 	return errs
 }
 
