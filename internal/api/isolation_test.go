@@ -205,6 +205,35 @@ func TestWorkspaceIsolation(t *testing.T) {
 		}},
 	}
 
+	// Report routes (issue 9).
+	cases["GET /v1/campaigns/{campaign_id}/reports/bounces"] = []func(t *testing.T){
+		notFound("GET", "/v1/campaigns/"+id(a.campaignID)+"/reports/bounces", nil),
+		func(t *testing.T) {
+			var r struct {
+				CampaignID *int64 `json:"campaign_id"`
+			}
+			v.get(a.ws.Token, "/v1/campaigns/"+id(a.campaignID)+"/reports/bounces").expect(http.StatusOK).decode(&r)
+			if r.CampaignID == nil || *r.CampaignID != a.campaignID {
+				t.Fatalf("A's own campaign report is of campaign %v", r.CampaignID)
+			}
+		}}
+	cases["GET /v1/reports/bounces"] = []func(t *testing.T){func(t *testing.T) {
+		res := v.get(bt, "/v1/reports/bounces").expect(http.StatusOK)
+		var r struct {
+			WorkspaceID int64 `json:"workspace_id"`
+		}
+		res.decode(&r)
+		if r.WorkspaceID != b.ws.ID || strings.Contains(string(res.Body), fmt.Sprintf(`"mailbox_id":%d`, a.mailboxID)) {
+			t.Fatalf("B's workspace report shows A's data: %.500s", res.Body)
+		}
+	}}
+	// Other files of the suite add cases for their routes here.
+	for _, hook := range isolationHooks {
+		for k, fns := range hook(v, a, b) {
+			cases[k] = append(cases[k], fns...)
+		}
+	}
+
 	var missing []string
 	for path, item := range specDoc.Paths.Map() {
 		for method, op := range item.Operations() {
@@ -249,6 +278,11 @@ func TestWorkspaceIsolation(t *testing.T) {
 		t.Fatalf("A's keys = %+v", keys.Data)
 	}
 }
+
+// isolationHooks let test files of later routes add isolation cases:
+// hook(v, a, b) returns cases keyed "METHOD /path" that use workspace B's
+// key (b.ws.Token) against A's rows.
+var isolationHooks []func(v *env, a, b fixture) map[string][]func(t *testing.T)
 
 // suppressionsOf lists the IDs of w's suppressions (policy-made ones too).
 func suppressionsOf(t *testing.T, v *env, w fixture) []int64 {
