@@ -190,7 +190,8 @@ func parseMessage(b []byte) (*message, error) {
 // of interest.
 func (m *message) locate(p *part) {
 	switch {
-	case p.ctype == "message/delivery-status" || p.ctype == "message/global-delivery-status":
+	case p.ctype == "message/delivery-status" || p.ctype == "message/global-delivery-status" ||
+		p.ctype == "text/delivery-status" || p.ctype == "message/x-delivery-status":
 		m.dsParts = append(m.dsParts, p)
 		return
 	case p.ctype == "message/feedback-report":
