@@ -27,7 +27,7 @@ type route struct {
 }
 
 // routes is the one table of every route the API serves. Report routes
-// (issue 9) are added by reportRoutes, defined in reports*.go, when present.
+// (issue 9) join it through extraRoutes, from reports*.go.
 func routes() []route {
 	rs := []route{
 		{http.MethodGet, "/openapi.yaml", authNone, 0, (*handlers).getOpenAPI},
