@@ -192,6 +192,17 @@ func TestCountersExactUnderRandomLoad(t *testing.T) {
 			}
 		}()
 	}
+	// A reprocessing run races the workers.
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for range 3 {
+			if _, err := e.svc.Reprocess(e.ctx, tracking.ReprocessOptions{BatchSize: 40}); err != nil {
+				errs <- err
+				return
+			}
+		}
+	}()
 	wg.Wait()
 	close(errs)
 	for err := range errs {
