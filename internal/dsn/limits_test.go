@@ -186,6 +186,42 @@ func TestLargeMessageMemory(t *testing.T) {
 	}
 }
 
+// TestLargeTextBounce decodes a 25 MB text bounce whose original is quoted
+// in the body (no MIME structure) and checks the heap stays under 3x.
+func TestLargeTextBounce(t *testing.T) {
+	if testing.Short() {
+		t.Skip("large message test skipped in -short mode")
+	}
+	var b bytes.Buffer
+	b.WriteString("From: MAILER-DAEMON@mx.example.com\nTo: campaign@sender.test\nSubject: failure notice\n\n" +
+		"Hi. This is the qmail-send program at mx.example.com.\n\n<zoe@example.com>:\n" +
+		"Sorry, no mailbox here by that name. (#5.1.1)\n\n--- Below this line is a copy of the message.\n\n" +
+		"From: campaign@sender.test\nTo: zoe@example.com\nMessage-ID: <big-text@sender.test>\n\n")
+	line := strings.Repeat("All work and no play makes Jack a dull boy. ", 2) + "\n"
+	for b.Len() < 25<<20 {
+		b.WriteString(line)
+	}
+	for _, crlf := range []bool{false, true} {
+		raw := b.Bytes()
+		if crlf {
+			raw = toCRLF(raw)
+		}
+		var res []Result
+		var err error
+		grow := peakHeapDuring(func() { res, err = Decode(raw) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res) != 1 || res[0].Recipient != "zoe@example.com" || res[0].Original.MessageID != "big-text@sender.test" {
+			t.Fatalf("results %+v", res)
+		}
+		if limit := uint64(3 * len(raw)); grow > limit {
+			t.Errorf("crlf=%v: heap grew %d bytes decoding %d bytes (limit %d)", crlf, grow, len(raw), limit)
+		}
+		t.Logf("crlf=%v: %d MB text bounce, peak heap growth %.1f MB", crlf, len(raw)>>20, float64(grow)/(1<<20))
+	}
+}
+
 // BenchmarkDecodeLarge decodes a 2 MB bounce and reports the peak heap
 // growth relative to the message size (target under 3).
 func BenchmarkDecodeLarge(b *testing.B) {

@@ -632,10 +632,27 @@ func hasHighBytes(b []byte) bool {
 }
 
 // text returns the part body transfer-decoded and converted to UTF-8.
+//
+// Only the first maxText bytes (about) are decoded: what a bounce says sits
+// at its start, and a huge quoted original must not cost memory or time.
 func (p *part) text() []byte {
-	b := transferDecode(p.body, p.encoding)
+	raw := p.body
+	limit := maxText
+	if p.encoding == "base64" {
+		limit = maxText/3*4 + maxText/38 // base64 length plus line breaks
+	}
+	if len(raw) > limit {
+		raw = raw[:limit]
+		if nl := bytes.LastIndexByte(raw, '\n'); nl > 0 {
+			raw = raw[:nl+1]
+		}
+	}
+	b := transferDecode(raw, p.encoding)
 	return charsetDecode(b, p.param("charset"))
 }
+
+// maxText is the number of bytes of a text part Decode reads.
+const maxText = 1 << 20
 
 // wordDecoder decodes RFC 2047 encoded words in any charset go-message knows.
 var wordDecoder = &mime.WordDecoder{CharsetReader: charset.Reader}
