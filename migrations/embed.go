@@ -30,6 +30,10 @@ var FS embed.FS
 // PostgreSQL database db. Runs take a PostgreSQL advisory lock, so concurrent
 // migrators (several replicas starting at once) apply each migration once.
 // logger receives goose's progress lines; nil discards them.
+//
+// Migrations are numbered in ranges by area, so a branch can land a lower
+// number after a higher one was applied; such a missing migration is applied
+// by the next `up` instead of stopping it (goose's allow-out-of-order mode).
 func NewProvider(db *sql.DB, logger *slog.Logger) (*goose.Provider, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
@@ -42,6 +46,7 @@ func NewProvider(db *sql.DB, logger *slog.Logger) (*goose.Provider, error) {
 		goose.WithSessionLocker(locker),
 		goose.WithSlog(logger),
 		goose.WithDisableGlobalRegistry(true),
+		goose.WithAllowOutofOrder(true),
 	)
 	if err != nil {
 		return nil, fmt.Errorf("migrations: new provider: %w", err)
@@ -66,14 +71,16 @@ func Latest() (int64, error) {
 	return latest, nil
 }
 
-// ErrOutdated reports that the database schema is older than the newest
-// embedded migration; run `rebound migrate up`.
+// ErrOutdated reports that the database schema lacks an embedded migration;
+// run `rebound migrate up`.
 var ErrOutdated = errors.New("migrations: database schema is outdated")
 
-// Check compares the database's goose version with the newest embedded
-// migration. It returns an error wrapping ErrOutdated, naming both versions,
-// when the database is behind (or was never migrated); a database ahead of this
-// binary (a newer release migrated it) is accepted. Check only reads.
+// Check reports whether the database lacks any embedded migration: a version
+// above the database's, or a lower one skipped because it landed later. It
+// returns an error wrapping ErrOutdated, naming the database's version and
+// the newest embedded one, when a migration is pending (or the database was
+// never migrated); a database ahead of this binary (a newer release migrated
+// it) is accepted. Check only reads.
 func Check(ctx context.Context, db *sql.DB) error {
 	latest, err := Latest()
 	if err != nil {
@@ -83,18 +90,24 @@ func Check(ctx context.Context, db *sql.DB) error {
 	if err := db.QueryRowContext(ctx, "SELECT to_regclass($1)::text", goose.DefaultTablename).Scan(&table); err != nil {
 		return fmt.Errorf("migrations: read database version: %w", err)
 	}
-	var current int64
-	if table.Valid {
-		p, err := goose.NewProvider(goose.DialectPostgres, db, FS, goose.WithDisableGlobalRegistry(true))
+	if !table.Valid {
+		return fmt.Errorf("%w: database never migrated, this binary needs version %d (run `rebound migrate up`)", ErrOutdated, latest)
+	}
+	p, err := goose.NewProvider(goose.DialectPostgres, db, FS,
+		goose.WithDisableGlobalRegistry(true), goose.WithAllowOutofOrder(true))
+	if err != nil {
+		return fmt.Errorf("migrations: new provider: %w", err)
+	}
+	pending, err := p.HasPending(ctx)
+	if err != nil {
+		return fmt.Errorf("migrations: look for pending migrations: %w", err)
+	}
+	if pending {
+		current, err := p.GetDBVersion(ctx)
 		if err != nil {
-			return fmt.Errorf("migrations: new provider: %w", err)
-		}
-		if current, err = p.GetDBVersion(ctx); err != nil {
 			return fmt.Errorf("migrations: read database version: %w", err)
 		}
-	}
-	if current < latest {
-		return fmt.Errorf("%w: database at version %d, this binary needs %d (run `rebound migrate up`)", ErrOutdated, current, latest)
+		return fmt.Errorf("%w: database at version %d with migrations pending, this binary has up to %d (run `rebound migrate up`)", ErrOutdated, current, latest)
 	}
 	return nil
 }

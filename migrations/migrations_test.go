@@ -75,6 +75,22 @@ func TestUpDownUp(t *testing.T) {
 	if len(again) != len(first) {
 		t.Errorf("tables after second up = %v, first up had %v", again, first)
 	}
+
+	// A lower migration that lands after a higher one was applied counts as
+	// pending: forget version 1's record and Check must call the schema
+	// outdated, though the newest version is applied.
+	if _, err := db.ExecContext(ctx, "DELETE FROM goose_db_version WHERE version_id = 1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := migrations.Check(ctx, db); !errors.Is(err, migrations.ErrOutdated) {
+		t.Errorf("Check with version 1 unrecorded = %v, want ErrOutdated", err)
+	}
+	if _, err := db.ExecContext(ctx, "INSERT INTO goose_db_version (version_id, is_applied) VALUES (1, true)"); err != nil {
+		t.Fatal(err)
+	}
+	if err := migrations.Check(ctx, db); err != nil {
+		t.Errorf("Check with version 1 recorded again = %v, want nil", err)
+	}
 }
 
 // tables lists the tables of the public schema, sorted.
