@@ -33,8 +33,8 @@ type PeriodKey struct {
 }
 
 // CounterDeltas accumulates changes to one workspace's report counters
-// during a transaction; ApplyCounterDeltas writes them in one upsert per
-// table, rows in key order (so concurrent writers lock counter rows in the
+// during a transaction; ApplyCounterDeltas writes them in one statement
+// (an upsert per table), rows in key order (so concurrent writers lock counter rows in the
 // same order). Deltas may be negative.
 type CounterDeltas struct {
 	Campaigns    map[int64]*Metrics
@@ -124,9 +124,6 @@ func ApplyCounterDeltas(ctx context.Context, db *gorm.DB, workspaceID int64, c *
 		camp = append(camp, campaignRow{CampaignID: id, metricsJSON: toJSON(m), LeadsBounced: c.LeadsBounced[id]})
 	}
 	slices.SortFunc(camp, func(a, b campaignRow) int { return cmp.Compare(a.CampaignID, b.CampaignID) })
-	if err := upsert(ctx, db, "upsert-campaign-counters", workspaceID, camp); err != nil {
-		return err
-	}
 
 	type dimRow struct {
 		CampaignID int64  `json:"campaign_id"`
@@ -143,9 +140,6 @@ func ApplyCounterDeltas(ctx context.Context, db *gorm.DB, workspaceID int64, c *
 	slices.SortFunc(dims, func(a, b dimRow) int {
 		return cmp.Or(cmp.Compare(a.CampaignID, b.CampaignID), strings.Compare(a.Dimension, b.Dimension), strings.Compare(a.Value, b.Value))
 	})
-	if err := upsert(ctx, db, "upsert-dimension-counters", workspaceID, dims); err != nil {
-		return err
-	}
 
 	type labelRow struct {
 		CampaignID int64  `json:"campaign_id"`
@@ -164,9 +158,6 @@ func ApplyCounterDeltas(ctx context.Context, db *gorm.DB, workspaceID int64, c *
 		return cmp.Or(cmp.Compare(a.CampaignID, b.CampaignID), strings.Compare(a.Label, b.Label),
 			strings.Compare(a.Class, b.Class), strings.Compare(a.Code, b.Code))
 	})
-	if err := upsert(ctx, db, "upsert-label-counters", workspaceID, labels); err != nil {
-		return err
-	}
 
 	type periodRow struct {
 		CampaignID  int64     `json:"campaign_id"`
@@ -182,18 +173,22 @@ func ApplyCounterDeltas(ctx context.Context, db *gorm.DB, workspaceID int64, c *
 	slices.SortFunc(periods, func(a, b periodRow) int {
 		return cmp.Or(cmp.Compare(a.CampaignID, b.CampaignID), a.PeriodStart.Compare(b.PeriodStart))
 	})
-	return upsert(ctx, db, "upsert-period-counters", workspaceID, periods)
-}
-
-func upsert[T any](ctx context.Context, db *gorm.DB, name string, workspaceID int64, rows []T) error {
-	if len(rows) == 0 {
+	if len(camp)+len(dims)+len(labels)+len(periods) == 0 {
 		return nil
 	}
-	payload, err := bulk(name, rows)
-	if err != nil {
-		return err
+	const name = "upsert-counters"
+	args := []any{workspaceID}
+	for _, rows := range []any{camp, dims, labels, periods} {
+		payload, err := bulk(name, rows)
+		if err != nil {
+			return err
+		}
+		if payload == "null" {
+			payload = "[]"
+		}
+		args = append(args, payload)
 	}
-	_, err = execNamed(ctx, db, name, workspaceID, payload)
+	_, err := execNamed(ctx, db, name, args...)
 	return err
 }
 

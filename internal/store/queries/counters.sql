@@ -5,51 +5,52 @@
 -- aggregated per key and sorted by the caller, so concurrent transactions
 -- lock counter rows in one order.
 
--- name: upsert-campaign-counters
-INSERT INTO report_campaign_counters AS c (workspace_id, campaign_id, sent, events, bounced, hard, soft,
-                                           complaints, auto_replies, delayed, delivered, leads_bounced)
-SELECT $1::bigint, d.campaign_id, d.sent, d.events, d.bounced, d.hard, d.soft, d.complaints, d.auto_replies,
-       d.delayed, d.delivered, d.leads_bounced
-FROM jsonb_to_recordset($2::jsonb) AS d(campaign_id bigint, sent bigint, events bigint, bounced bigint,
-                                        hard bigint, soft bigint, complaints bigint,
-                                        auto_replies bigint, delayed bigint, delivered bigint,
-                                        leads_bounced bigint)
-ON CONFLICT (workspace_id, campaign_id) DO UPDATE
-SET sent = c.sent + EXCLUDED.sent, events = c.events + EXCLUDED.events,
-    bounced = c.bounced + EXCLUDED.bounced, hard = c.hard + EXCLUDED.hard, soft = c.soft + EXCLUDED.soft,
-    complaints = c.complaints + EXCLUDED.complaints, auto_replies = c.auto_replies + EXCLUDED.auto_replies,
-    delayed = c.delayed + EXCLUDED.delayed, delivered = c.delivered + EXCLUDED.delivered,
-    leads_bounced = c.leads_bounced + EXCLUDED.leads_bounced;
-
--- name: upsert-dimension-counters
-INSERT INTO report_dimension_counters AS c (workspace_id, campaign_id, dimension, value, sent, events,
-                                            bounced, hard, soft, complaints, auto_replies, delayed,
-                                            delivered)
-SELECT $1::bigint, d.campaign_id, d.dimension, d.value, d.sent, d.events, d.bounced, d.hard, d.soft,
-       d.complaints, d.auto_replies, d.delayed, d.delivered
-FROM jsonb_to_recordset($2::jsonb) AS d(campaign_id bigint, dimension text, value text, sent bigint,
-                                        events bigint, bounced bigint, hard bigint, soft bigint,
-                                        complaints bigint, auto_replies bigint, delayed bigint,
-                                        delivered bigint)
-ON CONFLICT (workspace_id, campaign_id, dimension, value) DO UPDATE
-SET sent = c.sent + EXCLUDED.sent, events = c.events + EXCLUDED.events,
-    bounced = c.bounced + EXCLUDED.bounced, hard = c.hard + EXCLUDED.hard, soft = c.soft + EXCLUDED.soft,
-    complaints = c.complaints + EXCLUDED.complaints, auto_replies = c.auto_replies + EXCLUDED.auto_replies,
-    delayed = c.delayed + EXCLUDED.delayed, delivered = c.delivered + EXCLUDED.delivered;
-
--- name: upsert-label-counters
-INSERT INTO report_label_counters AS c (workspace_id, campaign_id, label, class, code, events)
-SELECT $1::bigint, d.campaign_id, d.label, d.class, d.code, d.events
-FROM jsonb_to_recordset($2::jsonb) AS d(campaign_id bigint, label text, class text, code text, events bigint)
-ON CONFLICT (workspace_id, campaign_id, label, class, code) DO UPDATE
-SET events = c.events + EXCLUDED.events;
-
--- name: upsert-period-counters
+-- name: upsert-counters
+-- Adds deltas to the four counter tables of workspace $1 in one statement
+-- (one round trip): $2 campaign rows, $3 dimension rows, $4 label rows, $5
+-- period rows, each a jsonb array (possibly empty).
+WITH campaigns AS (
+    INSERT INTO report_campaign_counters AS c (workspace_id, campaign_id, sent, events, bounced, hard, soft,
+                                               complaints, auto_replies, delayed, delivered, leads_bounced)
+    SELECT $1::bigint, d.campaign_id, d.sent, d.events, d.bounced, d.hard, d.soft, d.complaints, d.auto_replies,
+           d.delayed, d.delivered, d.leads_bounced
+    FROM jsonb_to_recordset($2::jsonb) AS d(campaign_id bigint, sent bigint, events bigint, bounced bigint,
+                                            hard bigint, soft bigint, complaints bigint,
+                                            auto_replies bigint, delayed bigint, delivered bigint,
+                                            leads_bounced bigint)
+    ON CONFLICT (workspace_id, campaign_id) DO UPDATE
+    SET sent = c.sent + EXCLUDED.sent, events = c.events + EXCLUDED.events,
+        bounced = c.bounced + EXCLUDED.bounced, hard = c.hard + EXCLUDED.hard, soft = c.soft + EXCLUDED.soft,
+        complaints = c.complaints + EXCLUDED.complaints, auto_replies = c.auto_replies + EXCLUDED.auto_replies,
+        delayed = c.delayed + EXCLUDED.delayed, delivered = c.delivered + EXCLUDED.delivered,
+        leads_bounced = c.leads_bounced + EXCLUDED.leads_bounced
+), dimensions AS (
+    INSERT INTO report_dimension_counters AS c (workspace_id, campaign_id, dimension, value, sent, events,
+                                                bounced, hard, soft, complaints, auto_replies, delayed,
+                                                delivered)
+    SELECT $1::bigint, d.campaign_id, d.dimension, d.value, d.sent, d.events, d.bounced, d.hard, d.soft,
+           d.complaints, d.auto_replies, d.delayed, d.delivered
+    FROM jsonb_to_recordset($3::jsonb) AS d(campaign_id bigint, dimension text, value text, sent bigint,
+                                            events bigint, bounced bigint, hard bigint, soft bigint,
+                                            complaints bigint, auto_replies bigint, delayed bigint,
+                                            delivered bigint)
+    ON CONFLICT (workspace_id, campaign_id, dimension, value) DO UPDATE
+    SET sent = c.sent + EXCLUDED.sent, events = c.events + EXCLUDED.events,
+        bounced = c.bounced + EXCLUDED.bounced, hard = c.hard + EXCLUDED.hard, soft = c.soft + EXCLUDED.soft,
+        complaints = c.complaints + EXCLUDED.complaints, auto_replies = c.auto_replies + EXCLUDED.auto_replies,
+        delayed = c.delayed + EXCLUDED.delayed, delivered = c.delivered + EXCLUDED.delivered
+), labels AS (
+    INSERT INTO report_label_counters AS c (workspace_id, campaign_id, label, class, code, events)
+    SELECT $1::bigint, d.campaign_id, d.label, d.class, d.code, d.events
+    FROM jsonb_to_recordset($4::jsonb) AS d(campaign_id bigint, label text, class text, code text, events bigint)
+    ON CONFLICT (workspace_id, campaign_id, label, class, code) DO UPDATE
+    SET events = c.events + EXCLUDED.events
+)
 INSERT INTO report_period_counters AS c (workspace_id, campaign_id, period_start, sent, events, bounced,
                                          hard, soft, complaints, auto_replies, delayed, delivered)
 SELECT $1::bigint, d.campaign_id, d.period_start, d.sent, d.events, d.bounced, d.hard, d.soft, d.complaints,
        d.auto_replies, d.delayed, d.delivered
-FROM jsonb_to_recordset($2::jsonb) AS d(campaign_id bigint, period_start timestamptz, sent bigint,
+FROM jsonb_to_recordset($5::jsonb) AS d(campaign_id bigint, period_start timestamptz, sent bigint,
                                         events bigint, bounced bigint, hard bigint, soft bigint,
                                         complaints bigint, auto_replies bigint, delayed bigint,
                                         delivered bigint)
