@@ -2,10 +2,13 @@ package main
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"net/url"
+	"strings"
 	"time"
 
 	"github.com/rebound-hq/rebound/internal/config"
@@ -18,8 +21,11 @@ worker, an in-process IMAP server holding bounces mixed with ordinary mail,
 sets up a workspace, campaign, leads and sent messages through the REST API,
 lets the worker sync the mailbox through asynq, prints the campaign's bounce
 report, a lead's timeline and curl commands, then serves until Ctrl-C.
-PostgreSQL (DATABASE_URL, migrated) and Redis (REDIS_URL) must be running:
-` + "`make demo`" + ` starts and migrates them first.`
+PostgreSQL (DATABASE_URL) and Redis (REDIS_URL) must be running (` + "`make demo`" + `
+starts them). The demo works in a database of its own beside DATABASE_URL's,
+named after it with a _demo suffix (rebound_demo), dropped and created afresh
+and migrated (as ` + "`rebound migrate up`" + `) on each run, and kept afterwards; in
+Redis it claims one of the databases 8 to 15.`
 
 // runDemo implements `rebound demo` (internal/demo).
 func runDemo(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
@@ -56,7 +62,9 @@ func runDemo(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 	}
 	t0 := time.Now()
 	_, err = demo.Run(ctx, demo.Options{
-		DatabaseURL: cfg.DatabaseURL,
+		Prepare: func(ctx context.Context) (string, string, error) {
+			return freshDemoDatabase(ctx, cfg.DatabaseURL)
+		},
 		RedisURL:    cfg.RedisURL,
 		MailDir:     *mail,
 		Limit:       *limit,
@@ -73,4 +81,45 @@ func runDemo(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 	}
 	fmt.Fprintf(stdout, "rebound demo: done in %.1fs\n", time.Since(t0).Seconds())
 	return 0
+}
+
+// freshDemoDatabase drops and creates the demo's database on the server of
+// base (named after base's database with a _demo suffix), applies the
+// migrations to it as `rebound migrate up` does, and returns its URL and a
+// line saying so. It fails when another session uses the database (another
+// demo still running).
+func freshDemoDatabase(ctx context.Context, base string) (string, string, error) {
+	u, err := url.Parse(base)
+	if err != nil {
+		return "", "", fmt.Errorf("demo: DATABASE_URL: %w", err)
+	}
+	name := strings.TrimPrefix(u.Path, "/")
+	if name == "" {
+		name = "rebound"
+	}
+	name += "_demo"
+	admin, err := sql.Open("pgx", base)
+	if err != nil {
+		return "", "", fmt.Errorf("demo: open database: %w", err)
+	}
+	defer admin.Close()
+	if err := admin.PingContext(ctx); err != nil {
+		return "", "", fmt.Errorf("demo: connect to PostgreSQL (is it running? make services-up): %w", err)
+	}
+	quoted := `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
+	if _, err := admin.ExecContext(ctx, "DROP DATABASE IF EXISTS "+quoted); err != nil {
+		return "", "", fmt.Errorf("demo: drop database %s (is another demo running?): %w", name, err)
+	}
+	if _, err := admin.ExecContext(ctx, "CREATE DATABASE "+quoted); err != nil {
+		return "", "", fmt.Errorf("demo: create database %s: %w", name, err)
+	}
+	du := *u
+	du.Path = "/" + name
+	var out strings.Builder
+	if err := migrate(ctx, du.String(), "up", 0, &out); err != nil {
+		return "", "", fmt.Errorf("demo: migrate %s: %w", name, err)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	return du.String(), fmt.Sprintf("PostgreSQL: database %s created afresh and migrated (%d migrations applied, %s)",
+		name, len(lines)-1, lines[len(lines)-1]), nil
 }

@@ -68,8 +68,13 @@ type Options struct {
 	// RunDir receives the built binaries and the logs; "" means
 	// Root/.run/demo.
 	RunDir string
-	// DatabaseURL is a migrated PostgreSQL database (required).
+	// DatabaseURL is a migrated PostgreSQL database (required unless
+	// Prepare sets it).
 	DatabaseURL string
+	// Prepare, when set, runs first in the services step and returns the
+	// database to use and a line saying what it did (`rebound demo` creates
+	// and migrates a fresh database there).
+	Prepare func(ctx context.Context) (databaseURL, note string, err error)
 	// RedisURL locates the Redis server (required); the demo uses a
 	// database of its own on it (8 to 15), whatever database the URL names.
 	RedisURL string
@@ -259,6 +264,14 @@ func (r *run) cleanup() {
 
 // services checks PostgreSQL's schema and claims a Redis database.
 func (r *run) services(ctx context.Context) error {
+	if r.o.Prepare != nil {
+		u, note, err := r.o.Prepare(ctx)
+		if err != nil {
+			return err
+		}
+		r.o.DatabaseURL = u
+		r.say("%s (%s)", note, redact(u))
+	}
 	if r.o.DatabaseURL == "" || r.o.RedisURL == "" {
 		return errors.New("demo: DATABASE_URL and REDIS_URL are required (make demo sets them)")
 	}
@@ -285,7 +298,9 @@ func (r *run) services(ctx context.Context) error {
 	if err := store.CheckSchema(ctx, db); err != nil {
 		return fmt.Errorf("%w (run make migrate)", err)
 	}
-	r.say("PostgreSQL %s: reachable, schema up to date", redact(r.o.DatabaseURL))
+	if r.o.Prepare == nil {
+		r.say("PostgreSQL %s: reachable, schema up to date", redact(r.o.DatabaseURL))
+	}
 	r.redis, err = claimRedisDB(ctx, r.o.RedisURL)
 	if err != nil {
 		return err
