@@ -195,6 +195,15 @@ func parseDeliveryStatus(s string) []Result {
 			// Final-Recipient: the Original-Recipient is what was sent.
 			r.Recipient = r.OriginalRecipient
 		}
+		if r.Diagnostic == "" {
+			// "Status: 4.0.0 (cat.example.net: host name lookup failure)":
+			// the comment is the only reason the report gives.
+			if o := strings.IndexByte(r.Status, '('); o > 0 {
+				if c := strings.TrimSpace(strings.Trim(strings.TrimSpace(r.Status[o:]), "()")); len(c) > 3 {
+					r.Diagnostic = c
+				}
+			}
+		}
 		r.ReportingMTA = reporting
 		r.ReceivedFrom = receivedFrom
 		r.ArrivalDate = arrival
