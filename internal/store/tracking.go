@@ -136,42 +136,6 @@ func SavePolicySettings(ctx context.Context, db *gorm.DB, workspaceID int64, ps 
 	return Translate("save policy settings", db.WithContext(ctx).Save(&ps).Error)
 }
 
-// CampaignsByID returns which of ids are campaigns of the workspace.
-func CampaignsByID(ctx context.Context, db *gorm.DB, workspaceID int64, ids []int64) (map[int64]bool, error) {
-	out := map[int64]bool{}
-	if len(ids) == 0 {
-		return out, nil
-	}
-	err := queryNamed(ctx, db, "campaigns-by-id", func(r *sql.Rows) error {
-		var id int64
-		var ext string
-		if err := r.Scan(&id, &ext); err != nil {
-			return err
-		}
-		out[id] = true
-		return nil
-	}, workspaceID, ids)
-	return out, err
-}
-
-// CampaignsByExternalID maps external IDs to campaign IDs of the workspace.
-func CampaignsByExternalID(ctx context.Context, db *gorm.DB, workspaceID int64, ext []string) (map[string]int64, error) {
-	out := map[string]int64{}
-	if len(ext) == 0 {
-		return out, nil
-	}
-	err := queryNamed(ctx, db, "campaigns-by-external-id", func(r *sql.Rows) error {
-		var id int64
-		var e string
-		if err := r.Scan(&id, &e); err != nil {
-			return err
-		}
-		out[e] = id
-		return nil
-	}, workspaceID, ext)
-	return out, err
-}
-
 // LeadRef is a lead found by matching.
 type LeadRef struct {
 	ID         int64
@@ -186,59 +150,6 @@ type CampaignKey struct {
 	Value      string
 }
 
-// LeadsByID returns the workspace's leads among ids.
-func LeadsByID(ctx context.Context, db *gorm.DB, workspaceID int64, ids []int64) (map[int64]LeadRef, error) {
-	out := map[int64]LeadRef{}
-	if len(ids) == 0 {
-		return out, nil
-	}
-	err := queryNamed(ctx, db, "leads-by-id", func(r *sql.Rows) error {
-		var l LeadRef
-		if err := r.Scan(&l.ID, &l.CampaignID, &l.Email); err != nil {
-			return err
-		}
-		out[l.ID] = l
-		return nil
-	}, workspaceID, ids)
-	return out, err
-}
-
-func leadsByCampaignKey(ctx context.Context, db *gorm.DB, name string, workspaceID int64, keys []CampaignKey) (map[CampaignKey]LeadRef, error) {
-	out := map[CampaignKey]LeadRef{}
-	if len(keys) == 0 {
-		return out, nil
-	}
-	camp := make([]int64, len(keys))
-	vals := make([]string, len(keys))
-	for i, k := range keys {
-		camp[i], vals[i] = k.CampaignID, k.Value
-	}
-	err := queryNamed(ctx, db, name, func(r *sql.Rows) error {
-		var l LeadRef
-		var v string
-		if err := r.Scan(&l.ID, &l.CampaignID, &v); err != nil {
-			return err
-		}
-		out[CampaignKey{l.CampaignID, v}] = l
-		return nil
-	}, workspaceID, camp, vals)
-	return out, err
-}
-
-// LeadsByExternalID finds leads by (campaign, lead external ID).
-func LeadsByExternalID(ctx context.Context, db *gorm.DB, workspaceID int64, keys []CampaignKey) (map[CampaignKey]LeadRef, error) {
-	return leadsByCampaignKey(ctx, db, "leads-by-external-id", workspaceID, keys)
-}
-
-// LeadsByCampaignEmail finds leads by (campaign, lower-case address).
-func LeadsByCampaignEmail(ctx context.Context, db *gorm.DB, workspaceID int64, keys []CampaignKey) (map[CampaignKey]LeadRef, error) {
-	m, err := leadsByCampaignKey(ctx, db, "leads-by-campaign-email", workspaceID, keys)
-	if err != nil {
-		return nil, err
-	}
-	return m, nil
-}
-
 // SentRef is a registered sent message found by matching.
 type SentRef struct {
 	ID         int64
@@ -247,31 +158,93 @@ type SentRef struct {
 	MailboxID  int64 // 0 when unknown
 }
 
-func sentBy(ctx context.Context, db *gorm.DB, name string, workspaceID int64, keys []string) (map[string]SentRef, error) {
-	out := map[string]SentRef{}
-	if len(keys) == 0 {
-		return out, nil
+// Identifiers are the identifiers found in a batch of bounces, for
+// matching rules 1-3 (design.md).
+type Identifiers struct {
+	CampaignIDs  []int64  // numeric X-Rebound-Campaign values
+	CampaignExts []string // every X-Rebound-Campaign value, as external IDs
+	LeadIDs      []int64  // numeric X-Rebound-Lead values
+	MessageIDs   []string // original Message-IDs
+	VERPTokens   []string
+}
+
+// Found is what the workspace holds for Identifiers.
+type Found struct {
+	Campaigns      map[int64]bool    // campaign IDs that exist
+	CampaignsByExt map[string]int64  // external ID -> campaign ID
+	Leads          map[int64]LeadRef // lead ID -> lead (Email empty)
+	SentByMsgID    map[string]SentRef
+	SentByToken    map[string]SentRef
+}
+
+// FindIdentifiers looks every identifier up in one round trip.
+func FindIdentifiers(ctx context.Context, db *gorm.DB, workspaceID int64, ids Identifiers) (*Found, error) {
+	f := &Found{Campaigns: map[int64]bool{}, CampaignsByExt: map[string]int64{}, Leads: map[int64]LeadRef{},
+		SentByMsgID: map[string]SentRef{}, SentByToken: map[string]SentRef{}}
+	if len(ids.CampaignIDs)+len(ids.CampaignExts)+len(ids.LeadIDs)+len(ids.MessageIDs)+len(ids.VERPTokens) == 0 {
+		return f, nil
 	}
-	err := queryNamed(ctx, db, name, func(r *sql.Rows) error {
-		var s SentRef
-		var k string
-		if err := r.Scan(&s.ID, &s.CampaignID, &s.LeadID, &s.MailboxID, &k); err != nil {
+	err := queryNamed(ctx, db, "match-identifiers", func(r *sql.Rows) error {
+		var what, key string
+		var id, camp, lead, mbox int64
+		if err := r.Scan(&what, &key, &id, &camp, &lead, &mbox); err != nil {
 			return err
 		}
-		out[k] = s
+		switch what {
+		case "campaign_id":
+			f.Campaigns[id] = true
+		case "campaign_ext":
+			f.CampaignsByExt[key] = id
+		case "lead_id":
+			f.Leads[id] = LeadRef{ID: id, CampaignID: camp}
+		case "message_id":
+			f.SentByMsgID[key] = SentRef{ID: id, CampaignID: camp, LeadID: lead, MailboxID: mbox}
+		case "verp":
+			f.SentByToken[key] = SentRef{ID: id, CampaignID: camp, LeadID: lead, MailboxID: mbox}
+		}
 		return nil
-	}, workspaceID, keys)
-	return out, err
+	}, workspaceID, nonNil(ids.CampaignIDs), nonNil(ids.CampaignExts), nonNil(ids.LeadIDs), nonNil(ids.MessageIDs), nonNil(ids.VERPTokens))
+	return f, err
 }
 
-// SentByMessageID finds sent messages by Message-ID (no angle brackets).
-func SentByMessageID(ctx context.Context, db *gorm.DB, workspaceID int64, ids []string) (map[string]SentRef, error) {
-	return sentBy(ctx, db, "sent-by-message-id", workspaceID, ids)
+// nonNil turns a nil slice into an empty one (an empty array, not NULL).
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
 }
 
-// SentByVERPToken finds sent messages by VERP token.
-func SentByVERPToken(ctx context.Context, db *gorm.DB, workspaceID int64, tokens []string) (map[string]SentRef, error) {
-	return sentBy(ctx, db, "sent-by-verp-token", workspaceID, tokens)
+// FindCampaignLeads looks up leads within campaigns by external ID (byExt)
+// and by address (byEmail) in one round trip.
+func FindCampaignLeads(ctx context.Context, db *gorm.DB, workspaceID int64, byExt, byEmail []CampaignKey) (ext, email map[CampaignKey]LeadRef, err error) {
+	ext, email = map[CampaignKey]LeadRef{}, map[CampaignKey]LeadRef{}
+	if len(byExt)+len(byEmail) == 0 {
+		return ext, email, nil
+	}
+	split := func(keys []CampaignKey) ([]int64, []string) {
+		c, v := make([]int64, len(keys)), make([]string, len(keys))
+		for i, k := range keys {
+			c[i], v[i] = k.CampaignID, k.Value
+		}
+		return c, v
+	}
+	ec, ev := split(byExt)
+	mc, mv := split(byEmail)
+	err = queryNamed(ctx, db, "match-campaign-leads", func(r *sql.Rows) error {
+		var what, key string
+		var camp, id int64
+		if err := r.Scan(&what, &camp, &key, &id); err != nil {
+			return err
+		}
+		if what == "external" {
+			ext[CampaignKey{camp, key}] = LeadRef{ID: id, CampaignID: camp}
+		} else {
+			email[CampaignKey{camp, key}] = LeadRef{ID: id, CampaignID: camp, Email: key}
+		}
+		return nil
+	}, workspaceID, ec, ev, mc, mv)
+	return ext, email, err
 }
 
 // ActiveLeadsByEmail returns, per address, the workspace's active lead most

@@ -75,24 +75,20 @@ func (s *Service) match(ctx context.Context, tx *gorm.DB, ws int64, cands []*can
 		}
 		tokens = append(tokens, c.p.tokens...)
 	}
-	campByID, err := store.CampaignsByID(ctx, tx, ws, dedupe(campIDs))
+	found, err := store.FindIdentifiers(ctx, tx, ws, store.Identifiers{
+		CampaignIDs: dedupe(campIDs), CampaignExts: dedupe(campExt), LeadIDs: dedupe(leadIDs),
+		MessageIDs: dedupe(msgIDs), VERPTokens: dedupe(tokens),
+	})
 	if err != nil {
 		return err
 	}
-	campByExt, err := store.CampaignsByExternalID(ctx, tx, ws, dedupe(campExt))
-	if err != nil {
-		return err
-	}
-	leadByID, err := store.LeadsByID(ctx, tx, ws, dedupe(leadIDs))
-	if err != nil {
-		return err
-	}
+	leadByID, sentByMsg, sentByToken := found.Leads, found.SentByMsgID, found.SentByToken
 	// The campaign a header names: its ID first, else its external ID.
 	campaignOf := func(v string) int64 {
-		if id, ok := numericID(v); ok && campByID[id] {
+		if id, ok := numericID(v); ok && found.Campaigns[id] {
 			return id
 		}
-		return campByExt[v]
+		return found.CampaignsByExt[v]
 	}
 	var extKeys, emailKeys []store.CampaignKey
 	for i, c := range todo {
@@ -110,20 +106,7 @@ func (s *Service) match(ctx context.Context, tx *gorm.DB, ws int64, cands []*can
 			extKeys = append(extKeys, store.CampaignKey{CampaignID: camp, Value: hl})
 		}
 	}
-	leadByExt, err := store.LeadsByExternalID(ctx, tx, ws, dedupeKeys(extKeys))
-	if err != nil {
-		return err
-	}
-	leadByEmail, err := store.LeadsByCampaignEmail(ctx, tx, ws, dedupeKeys(emailKeys))
-	if err != nil {
-		return err
-	}
-	// Rules 2 and 3.
-	sentByMsg, err := store.SentByMessageID(ctx, tx, ws, dedupe(msgIDs))
-	if err != nil {
-		return err
-	}
-	sentByToken, err := store.SentByVERPToken(ctx, tx, ws, dedupe(tokens))
+	leadByExt, leadByEmail, err := store.FindCampaignLeads(ctx, tx, ws, dedupeKeys(extKeys), dedupeKeys(emailKeys))
 	if err != nil {
 		return err
 	}

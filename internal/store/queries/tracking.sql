@@ -34,46 +34,40 @@ SELECT soft_bounce_limit, backoff_base_seconds, backoff_cap_seconds, stop_on_har
 FROM policy_settings
 WHERE workspace_id = $1;
 
--- name: campaigns-by-id
-SELECT id, COALESCE(external_id, '')
-FROM campaigns
-WHERE workspace_id = $1 AND id = ANY ($2::bigint[]);
+-- name: match-identifiers
+-- Matching rules 1-3 in one round trip: what the workspace holds for the
+-- identifiers found in bounces. Each row: (what, key, id, campaign_id,
+-- lead_id, mailbox_id) where what is campaign_id ($2), campaign_ext ($3),
+-- lead_id ($4), message_id ($5) or verp ($6).
+SELECT 'campaign_id', c.id::text, c.id, c.id, 0::bigint, 0::bigint
+FROM campaigns c WHERE c.workspace_id = $1::bigint AND c.id = ANY ($2::bigint[])
+UNION ALL
+SELECT 'campaign_ext', c.external_id, c.id, c.id, 0, 0
+FROM campaigns c WHERE c.workspace_id = $1::bigint AND c.external_id = ANY ($3::text[])
+UNION ALL
+SELECT 'lead_id', l.id::text, l.id, l.campaign_id, l.id, 0
+FROM leads l WHERE l.workspace_id = $1::bigint AND l.id = ANY ($4::bigint[])
+UNION ALL
+SELECT 'message_id', s.message_id, s.id, s.campaign_id, s.lead_id, COALESCE(s.mailbox_id, 0)
+FROM sent_messages s WHERE s.workspace_id = $1::bigint AND s.message_id = ANY ($5::text[])
+UNION ALL
+SELECT 'verp', s.verp_token, s.id, s.campaign_id, s.lead_id, COALESCE(s.mailbox_id, 0)
+FROM sent_messages s WHERE s.workspace_id = $1::bigint AND s.verp_token = ANY ($6::text[]);
 
--- name: campaigns-by-external-id
-SELECT id, external_id
-FROM campaigns
-WHERE workspace_id = $1 AND external_id = ANY ($2::text[]);
-
--- name: leads-by-id
-SELECT id, campaign_id, email
-FROM leads
-WHERE workspace_id = $1 AND id = ANY ($2::bigint[]);
-
--- name: leads-by-external-id
--- $2, $3: parallel arrays of campaign IDs and lead external IDs.
-SELECT l.id, l.campaign_id, l.external_id
-FROM leads l
-JOIN unnest($2::bigint[], $3::text[]) AS k(campaign_id, external_id)
-  ON l.campaign_id = k.campaign_id AND l.external_id = k.external_id
-WHERE l.workspace_id = $1;
-
--- name: leads-by-campaign-email
--- $2, $3: parallel arrays of campaign IDs and lower-case addresses.
-SELECT l.id, l.campaign_id, l.email
-FROM leads l
-JOIN unnest($2::bigint[], $3::text[]) AS k(campaign_id, email)
-  ON l.campaign_id = k.campaign_id AND l.email = k.email
-WHERE l.workspace_id = $1;
-
--- name: sent-by-message-id
-SELECT id, campaign_id, lead_id, COALESCE(mailbox_id, 0), message_id
-FROM sent_messages
-WHERE workspace_id = $1 AND message_id = ANY ($2::text[]);
-
--- name: sent-by-verp-token
-SELECT id, campaign_id, lead_id, COALESCE(mailbox_id, 0), verp_token
-FROM sent_messages
-WHERE workspace_id = $1 AND verp_token = ANY ($2::text[]);
+-- name: match-campaign-leads
+-- Matching rule 1 within campaigns named by a header: leads by external ID
+-- ($2, $3: parallel campaign IDs and external IDs) and by address ($4, $5:
+-- campaign IDs and lower-case addresses). Rows: (what, campaign_id, key,
+-- lead id).
+SELECT 'external', l.campaign_id, l.external_id, l.id
+FROM leads l JOIN unnest($2::bigint[], $3::text[]) AS k(campaign_id, v)
+  ON l.campaign_id = k.campaign_id AND l.external_id = k.v
+WHERE l.workspace_id = $1::bigint
+UNION ALL
+SELECT 'email', l.campaign_id, l.email, l.id
+FROM leads l JOIN unnest($4::bigint[], $5::text[]) AS k(campaign_id, v)
+  ON l.campaign_id = k.campaign_id AND l.email = k.v
+WHERE l.workspace_id = $1::bigint;
 
 -- name: active-leads-by-email
 -- Matching rule 4: per address, the active lead most recently sent to.
