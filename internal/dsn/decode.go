@@ -65,6 +65,12 @@ func Decode(raw []byte) ([]Result, error) {
 		return nil, &DecodeError{Part: "message", Reason: "empty input"}
 	}
 	b := normalise(raw)
+	// Leading blank lines and a UTF-8 byte order mark (some exports add
+	// them) are not part of the message.
+	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
+	for len(b) > 0 && (b[0] == '\n' || b[0] == ' ' || b[0] == '\t') {
+		b = b[1:]
+	}
 	if msgs := splitMbox(b); len(msgs) > 1 {
 		return decodeMbox(msgs)
 	}

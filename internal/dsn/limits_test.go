@@ -42,6 +42,16 @@ func TestDecodeErrors(t *testing.T) {
 	}
 }
 
+// TestLeadingJunk checks a byte order mark and leading blank lines do not
+// hide the header.
+func TestLeadingJunk(t *testing.T) {
+	raw := []byte("\xef\xbb\xbf\n\nFrom: Frank <frank@example.org>\nSubject: Out of office\nAuto-Submitted: auto-replied\n\nAway.\n")
+	res, err := Decode(raw)
+	if err != nil || len(res) != 1 || res[0].Kind != KindAutoReply || res[0].Recipient != "frank@example.org" {
+		t.Fatalf("Decode: %v %+v", err, res)
+	}
+}
+
 // nested builds a message with depth levels of multipart nesting.
 func nested(depth int) []byte {
 	var b strings.Builder
