@@ -169,7 +169,7 @@ func parseDeliveryStatus(s string) []Result {
 		case "status":
 			cur.Status = value
 		case "remote-mta":
-			cur.RemoteMTA = lowerASCII(strings.Trim(typedValue(value), "[] "))
+			cur.RemoteMTA = cleanHost(typedValue(value))
 		case "diagnostic-code":
 			t, v := splitTyped(value)
 			cur.DiagnosticType = lowerASCII(t)
@@ -211,6 +211,18 @@ func parseDeliveryStatus(s string) []Result {
 		out = append(out, r)
 	}
 	return out
+}
+
+// cleanHost reduces a Remote-MTA value to the host: "mx.example.jp.
+// (192.0.2.1, the server for the domain example.jp.)" gives "mx.example.jp",
+// "[192.0.2.1]" gives "192.0.2.1".
+func cleanHost(v string) string {
+	v = strings.TrimSpace(v)
+	if i := strings.IndexAny(v, " \t("); i > 0 {
+		v = v[:i]
+	}
+	v = strings.Trim(v, "[]<>")
+	return lowerASCII(strings.TrimSuffix(v, "."))
 }
 
 // isRouteOrLocal reports an address that is a source route or whose
