@@ -17,7 +17,8 @@ var autoReplySubjects = []string{
 	"respuesta automática", "respuesta automatica", "fuera de la oficina", "risposta automatica",
 	"resposta automática", "resposta automatica", "ausência", "automatisch antwoord", "afwezig",
 	"autosvar", "automaattinen vastaus", "odpowiedź automatyczna", "автоответ", "автоматический ответ",
-	"自動応答", "自動返信", "不在", "자동 응답", "自动回复", "自動回覆",
+	"自動応答", "自動返信", "不在", "자동 응답", "自动回复", "自動回覆", "autosvar", "automatisk svar",
+	"automatické odpovědi", "automatikus válasz", "αυτόματη απάντηση", "otomatik yanıt",
 }
 
 func init() {
@@ -50,7 +51,14 @@ func isAutoReply(m *message) bool {
 		return true
 	}
 	if strings.HasPrefix(as, "auto-generated") || prec == "bulk" || prec == "list" || prec == "junk" {
-		// Notifications and list mail: only an explicit vacation subject counts.
+		// Notifications and list mail: only a subject that opens with a
+		// vacation marker counts ("Automatische Antwort: ...", Outlook's
+		// localised prefixes), or an explicit English one anywhere.
+		for _, p := range autoReplySubjects {
+			if strings.HasPrefix(m.subjectL, p) {
+				return true
+			}
+		}
 		return hasAnyOf(m.subjectL, autoReplySubjects[:8])
 	}
 	return hasAnyOf(m.subjectL, autoReplySubjects)
