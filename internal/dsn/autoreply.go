@@ -27,7 +27,13 @@ func init() {
 		Order:  970,
 		Detect: isAutoReply,
 		Parse: func(m *message) ([]Result, error) {
-			return []Result{{Kind: KindAutoReply, Recipient: cleanAddress(m.from), Diagnostic: m.subject, Hint: "vacation"}}, nil
+			r := Result{Kind: KindAutoReply, Recipient: cleanAddress(m.from), Diagnostic: m.subject, Hint: "vacation"}
+			if m.origPart == nil {
+				// RFC 3834 §3.1.5: the reply names the message it answers
+				// in In-Reply-To; that is the original we sent.
+				r.Original = Original{MessageID: firstMsgID(m.hdr.get("in-reply-to")), From: m.hdr.get("to"), To: m.from}
+			}
+			return []Result{r}, nil
 		},
 	})
 }
@@ -62,4 +68,19 @@ func isAutoReply(m *message) bool {
 		return hasAnyOf(m.subjectL, autoReplySubjects[:8])
 	}
 	return hasAnyOf(m.subjectL, autoReplySubjects)
+}
+
+// firstMsgID returns the first message identifier of a field value
+// ("<id@host> <id2@host>" gives "id@host"), without angle brackets.
+func firstMsgID(v string) string {
+	v = strings.TrimSpace(v)
+	if lt := strings.IndexByte(v, '<'); lt >= 0 {
+		if gt := strings.IndexByte(v[lt:], '>'); gt > 0 {
+			return strings.TrimSpace(v[lt+1 : lt+gt])
+		}
+	}
+	if f := strings.Fields(v); len(f) > 0 {
+		return f[0]
+	}
+	return ""
 }

@@ -126,7 +126,7 @@ func TestKinds(t *testing.T) {
 		{"rfc3464_inline", []Kind{KindDelayed}, "pat@example.net", "4.4.1", "", "", ""},
 		{"text_midline", []Kind{KindBounce}, "quinn@example.org", "5.1.1", "mid-1@sender.test", "", "RCPT"},
 		{"text_sendmail_blocks", []Kind{KindBounce}, "rita@example.net", "5.5.0", "", "", ""},
-		{"autoreply_vacation", []Kind{KindAutoReply}, "frank@example.org", "", "", "", ""},
+		{"autoreply_vacation", []Kind{KindAutoReply}, "frank@example.org", "", "offer-17@sender.test", "", ""},
 		{"autoreply_subject_de", []Kind{KindAutoReply}, "juergen@example.de", "", "", "", ""},
 		{"not_bounce", []Kind{KindNotBounce}, "", "", "", "", ""},
 		{"ses_json", []Kind{KindBounce}, "henry@example.com", "5.1.1", "ses-1@sender.test", "X-Rebound-Lead=lead-3", ""},
