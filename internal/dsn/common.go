@@ -8,6 +8,16 @@ import (
 // code found in the diagnostic, remote MTA and provider, the original.
 func finish(m *message, res []Result, format string) {
 	orig := m.originalOf()
+	if orig.MessageID == "" {
+		// A bounce that quotes nothing may still name the message it
+		// answers (Gmail's and Exchange's reports carry In-Reply-To and
+		// References).
+		if id := firstMsgID(m.hdr.get("in-reply-to")); id != "" {
+			orig.MessageID = id
+		} else if id := lastMsgID(m.hdr.get("references")); id != "" {
+			orig.MessageID = id
+		}
+	}
 	for i := range res {
 		r := &res[i]
 		if r.Format == "" {
@@ -484,6 +494,20 @@ func (m *message) originalOf() Original {
 		}
 	}
 	return o
+}
+
+// lastMsgID returns the last message identifier of a References value,
+// without angle brackets, or "".
+func lastMsgID(v string) string {
+	gt := strings.LastIndexByte(v, '>')
+	if gt < 0 {
+		return ""
+	}
+	lt := strings.LastIndexByte(v[:gt], '<')
+	if lt < 0 {
+		return ""
+	}
+	return strings.TrimSpace(v[lt+1 : gt])
 }
 
 // trimLeadingBlank drops leading blank lines and indentation so a quoted
