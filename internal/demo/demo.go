@@ -34,6 +34,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -645,6 +646,7 @@ func (r *run) sync(ctx context.Context) error {
 	}
 	t0 := time.Now()
 	deadline := t0.Add(r.o.SyncTimeout)
+	nextNote := 15 * time.Second
 	var raw []byte
 	for {
 		var mb mailboxJSON
@@ -664,6 +666,10 @@ func (r *run) sync(ctx context.Context) error {
 		if r.worker.exited() {
 			return r.worker.deadErr()
 		}
+		if w := time.Since(t0); w >= nextNote {
+			r.say("... still waiting after %.0fs (mailbox status %s, not synced yet)", w.Seconds(), mb.Status)
+			nextNote += 15 * time.Second
+		}
 		if time.Now().After(deadline) {
 			return fmt.Errorf("demo: mailbox %d not synced within %s (status %s, last error %q); last lines of %s:\n%s",
 				r.res.MailboxID, r.o.SyncTimeout, mb.Status, mb.LastError, r.worker.logPath, tail(r.worker.logPath, 15))
@@ -675,7 +681,37 @@ func (r *run) sync(ctx context.Context) error {
 		}
 	}
 	r.res.Mailbox = raw
+	// The worker's own account of it.
+	for _, line := range workerLogLines(r.worker.logPath, r.res.MailboxID) {
+		r.say("worker.log: %s", line)
+	}
 	return nil
+}
+
+// workerLogLines returns the worker's JSON log lines that tell of the
+// scheduler enqueuing syncs and of the sync of mailbox id, shortened.
+func workerLogLines(path string, id int64) []string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, line := range strings.Split(string(b), "\n") {
+		var l struct {
+			Msg       string `json:"msg"`
+			MailboxID int64  `json:"mailbox_id"`
+		}
+		if json.Unmarshal([]byte(line), &l) != nil {
+			continue
+		}
+		if l.Msg == "tasks: mailbox syncs enqueued" || l.MailboxID == id && strings.HasPrefix(l.Msg, "tasks: mailbox") {
+			if len(line) > 240 {
+				line = line[:240] + "..."
+			}
+			out = append(out, line)
+		}
+	}
+	return out
 }
 
 // report prints the campaign report and a lead's timeline as the API
