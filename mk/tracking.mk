@@ -4,8 +4,8 @@
 
 .PHONY: bench-tracking test-tracking
 
-bench-tracking: services-up ## record batches of generated bounces into PostgreSQL; prints events/s
-	$(TEST_ENV) $(GO) test -run '^$$' -bench 'BenchmarkRecordBatch' -benchtime 20x -benchmem ./internal/tracking/
+bench-tracking: services-up ## record batches of generated bounces into PostgreSQL (events/s) and reprocess them (msgs/s)
+	$(TEST_ENV) $(GO) test -run '^$$' -bench 'BenchmarkRecordBatch|BenchmarkReprocess' -benchtime 10x -benchmem ./internal/tracking/
 
 test-tracking: services-up ## tests of store, tracking and rebound reprocess against PostgreSQL
 	$(TEST_ENV) $(GO) test ./internal/store/ ./internal/tracking/ ./cmd/rebound/ -run 'Query|Queries|StringArray|Policy|Dedupe|VERP|Compress|Record|Reprocess'
