@@ -75,6 +75,13 @@ var originalMarkers = []string{
 	"original message below",
 	"=== original message ===",
 	"------ below this line is a copy of the message",
+	"----- unsent message follows -----",
+	"below is a copy of the original message",
+	"this is a copy of your message, including all the headers",
+	"-------original message",
+	"message headers follow",
+	"original message header follows",
+	"copy of the original message follows",
 }
 
 // indexOriginalMarker returns the index of the first original marker in
