@@ -23,11 +23,11 @@ const HousekeepingSchedule = "@every 1h"
 // into a failure.
 const DefaultArchiveRetention = 7 * 24 * time.Hour
 
-// NewHousekeepingTask returns a housekeeping task for the maintenance queue.
+// NewHousekeepingTask returns a housekeeping task for the housekeeping queue.
 // Its empty payload makes asynq.Unique collapse the copies enqueued by
 // several replicas' schedulers.
 func NewHousekeepingTask() *asynq.Task {
-	return asynq.NewTask(TypeHousekeeping, nil, asynq.Queue(QueueMaintenance), asynq.MaxRetry(1))
+	return asynq.NewTask(TypeHousekeeping, nil, asynq.Queue(QueueHousekeeping), asynq.MaxRetry(1))
 }
 
 // Housekeeping handles TypeHousekeeping.

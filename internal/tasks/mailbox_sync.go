@@ -46,7 +46,7 @@ type MailboxSyncPayload struct {
 }
 
 // NewMailboxSyncTask returns the sync task of a mailbox, unique per mailbox
-// for 30 minutes (asynq.Unique), on the default queue, with MaxRetry retries.
+// for 30 minutes (asynq.Unique), on the syncs queue, with MaxRetry retries.
 func NewMailboxSyncTask(mailboxID int64) (*asynq.Task, error) {
 	if mailboxID <= 0 {
 		return nil, fmt.Errorf("tasks: invalid mailbox id %d", mailboxID)
@@ -55,7 +55,7 @@ func NewMailboxSyncTask(mailboxID int64) (*asynq.Task, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tasks: %w", err)
 	}
-	return asynq.NewTask(TypeMailboxSync, b, asynq.Unique(uniqueTTL), asynq.Queue(QueueDefault),
+	return asynq.NewTask(TypeMailboxSync, b, asynq.Unique(uniqueTTL), asynq.Queue(QueueSyncs),
 		asynq.MaxRetry(MaxRetry), asynq.Timeout(30*time.Minute)), nil
 }
 
@@ -241,6 +241,13 @@ func (s *Syncer) fail(ctx context.Context, row *store.MailboxRow, settings mailb
 	if len(partial) > 0 {
 		st = partial[0]
 	}
+	if ctx.Err() != nil {
+		// Shutdown (or the task's deadline) cut the sync short: what was
+		// committed stays, with its checkpoint; the rest is for the next
+		// sync, which is due at once. Not a failure of the mailbox.
+		s.interrupted(ctx, row, st)
+		return fmt.Errorf("tasks: mailbox %d: sync interrupted after %d messages: %w", row.ID, st.Seen, err)
+	}
 	var ve *mailbox.ValidationError
 	if !errors.Is(err, mailbox.ErrAuth) {
 		metrics.SyncFinished(metrics.SyncError)
@@ -279,6 +286,21 @@ func (s *Syncer) finish(ctx context.Context, row *store.MailboxRow, settings mai
 	if err := store.FinishSync(wctx, s.DB, row.ID, now, r); err != nil {
 		s.log().Error("tasks: store sync outcome", "mailbox_id", row.ID, "err", err)
 	}
+}
+
+// interrupted stores the outcome of a sync cut short by its context: the
+// status and last error stay, the counters take what was committed, and the
+// mailbox is due again at once.
+func (s *Syncer) interrupted(ctx context.Context, row *store.MailboxRow, st mailbox.Stats) {
+	now := s.now()
+	r := store.SyncResult{Status: row.Status, Err: row.LastError, Seen: int64(st.Seen), Bounces: int64(st.Bounces), NextSyncAt: now}
+	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	if err := store.FinishSync(wctx, s.DB, row.ID, now, r); err != nil {
+		s.log().Error("tasks: store interrupted sync", "mailbox_id", row.ID, "err", err)
+	}
+	s.log().Info("tasks: sync interrupted; the rest is left for the next sync", "mailbox_id", row.ID,
+		"seen", st.Seen, "bounces", st.Bounces)
 }
 
 // Recorder adapts tracking.Service to mailbox.Recorder for one mailbox.

@@ -329,10 +329,10 @@ func TestEnqueueAndSchedule(t *testing.T) {
 		// Other packages' tests share this Redis database; remove only
 		// this test's tasks.
 		for _, id := range ids {
-			tasks, _ := insp.ListPendingTasks(QueueDefault)
+			tasks, _ := insp.ListPendingTasks(QueueSyncs)
 			for _, ti := range tasks {
 				if string(ti.Payload) == fmt.Sprintf(`{"mailbox_id":%d}`, id) {
-					insp.DeleteTask(QueueDefault, ti.ID)
+					insp.DeleteTask(QueueSyncs, ti.ID)
 				}
 			}
 		}

@@ -38,7 +38,7 @@ const MailboxSchedule = "@every 1m"
 
 // NewMailboxScheduleTask returns the scheduling task (no payload).
 func NewMailboxScheduleTask() *asynq.Task {
-	return asynq.NewTask(TypeMailboxSchedule, nil, asynq.Queue(QueueDefault), asynq.MaxRetry(0))
+	return asynq.NewTask(TypeMailboxSchedule, nil, asynq.Queue(QueueSyncs), asynq.MaxRetry(0))
 }
 
 // ProcessTask is the handler of TypeMailboxSchedule.

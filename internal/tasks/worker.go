@@ -17,6 +17,7 @@ import (
 	"maps"
 	"os"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/hibiken/asynq"
@@ -24,29 +25,48 @@ import (
 	"github.com/rebound-hq/rebound/internal/logging"
 )
 
-// Queues the worker serves, with their asynq priority weights.
+// Queues the worker serves. Each task type goes to one queue:
+// mailbox syncs and their scheduling to QueueSyncs, reprocessing runs to
+// QueueReprocessing, maintenance to QueueHousekeeping.
 const (
-	// QueueDefault takes the product's tasks.
-	QueueDefault = "default"
-	// QueueMaintenance takes housekeeping; it gets a small share of the workers.
-	QueueMaintenance = "maintenance"
+	// QueueSyncs takes mailbox syncs and the scheduling task.
+	QueueSyncs = "syncs"
+	// QueueReprocessing takes reprocessing runs (TypeReprocess).
+	QueueReprocessing = "reprocessing"
+	// QueueHousekeeping takes housekeeping; it gets a small share of the workers.
+	QueueHousekeeping = "housekeeping"
 )
 
-// DefaultQueues maps each queue to its weight: with several queues pending,
-// a queue is picked in proportion to its weight.
-var DefaultQueues = map[string]int{QueueDefault: 9, QueueMaintenance: 1}
+// DefaultQueues maps each queue to its priority weight. With the default
+// weighted priority, a free worker slot takes its next task from a queue
+// chosen at random in proportion to these weights (6:3:1) among the queues
+// holding tasks, so housekeeping and reprocessing progress even under a
+// backlog of syncs. With Options.StrictPriority, a queue is served only when
+// every queue of a higher weight is empty (syncs first).
+var DefaultQueues = map[string]int{QueueSyncs: 6, QueueReprocessing: 3, QueueHousekeeping: 1}
 
 // Options configures a Worker.
 type Options struct {
 	// RedisURL locates Redis: redis://[user:password@]host:port/db, rediss://
-	// or redis-socket://path.
+	// or redis-socket://path. Ignored when Redis is set.
 	RedisURL string
+	// Redis, when set, is the connection to use instead of RedisURL (Sentinel
+	// or Cluster; see RedisConnOpt).
+	Redis asynq.RedisConnOpt
+	// StrictPriority serves queues in strict weight order instead of in
+	// proportion to their weights (see DefaultQueues).
+	StrictPriority bool
 	// Concurrency is the number of tasks processed at once (default 10).
 	Concurrency int
 	// ShutdownTimeout is how long Run waits for tasks in flight when its
 	// context ends (default 20s); tasks still running then are put back in
-	// their queue and retried later.
+	// their queue, their handlers' contexts are cancelled, and Run waits up
+	// to DrainTimeout more for those handlers to return.
 	ShutdownTimeout time.Duration
+	// DrainTimeout bounds the wait for handlers cancelled at shutdown
+	// (default 10s), so their last database writes end before the process
+	// closes its connections.
+	DrainTimeout time.Duration
 	// Queues overrides DefaultQueues (tests use queues of their own).
 	Queues map[string]int
 	// Log receives the worker's lines; each task's handler gets it through
@@ -58,6 +78,7 @@ type Options struct {
 // Worker is an asynq server and scheduler on one Redis.
 type Worker struct {
 	opts      Options
+	inflight  sync.WaitGroup
 	redis     asynq.RedisConnOpt
 	mux       *asynq.ServeMux
 	server    *asynq.Server
@@ -73,15 +94,21 @@ func NewWorker(opts Options) (*Worker, error) {
 	if opts.ShutdownTimeout <= 0 {
 		opts.ShutdownTimeout = 20 * time.Second
 	}
+	if opts.DrainTimeout <= 0 {
+		opts.DrainTimeout = 10 * time.Second
+	}
 	if len(opts.Queues) == 0 {
 		opts.Queues = DefaultQueues
 	}
 	if opts.Log == nil {
 		opts.Log = slog.Default()
 	}
-	redisOpt, err := asynq.ParseRedisURI(opts.RedisURL)
-	if err != nil {
-		return nil, fmt.Errorf("tasks: REDIS_URL: %w", err)
+	redisOpt := opts.Redis
+	if redisOpt == nil {
+		var err error
+		if redisOpt, err = asynq.ParseRedisURI(opts.RedisURL); err != nil {
+			return nil, fmt.Errorf("tasks: REDIS_URL: %w", err)
+		}
 	}
 	log := opts.Log
 	w := &Worker{opts: opts, redis: redisOpt, mux: asynq.NewServeMux(), log: log}
@@ -89,6 +116,7 @@ func NewWorker(opts Options) (*Worker, error) {
 	w.server = asynq.NewServer(redisOpt, asynq.Config{
 		Concurrency:     opts.Concurrency,
 		Queues:          opts.Queues,
+		StrictPriority:  opts.StrictPriority,
 		ShutdownTimeout: opts.ShutdownTimeout,
 		RetryDelayFunc:  retryDelay,
 		Logger:          slogAdapter{log},
@@ -154,11 +182,22 @@ func (w *Worker) Run(ctx context.Context) error {
 		w.server.Shutdown()
 		return fmt.Errorf("tasks: start scheduler: %w", err)
 	}
-	w.log.Info("tasks: worker running", "queues", w.Queues(), "concurrency", w.opts.Concurrency)
+	w.log.Info("tasks: worker running", "queues", w.opts.Queues, "strict_priority", w.opts.StrictPriority,
+		"concurrency", w.opts.Concurrency)
 	<-ctx.Done()
 	w.log.Info("tasks: worker stopping", "timeout", w.opts.ShutdownTimeout.String())
 	w.scheduler.Shutdown()
 	w.server.Shutdown()
+	// Handlers still running past ShutdownTimeout had their context
+	// cancelled and their task put back in the queue; let them unwind
+	// (roll back or finish their transaction) before returning.
+	drained := make(chan struct{})
+	go func() { w.inflight.Wait(); close(drained) }()
+	select {
+	case <-drained:
+	case <-time.After(w.opts.DrainTimeout):
+		w.log.Warn("tasks: handlers still running after the drain timeout", "timeout", w.opts.DrainTimeout.String())
+	}
 	w.log.Info("tasks: worker stopped")
 	return nil
 }
@@ -167,6 +206,8 @@ func (w *Worker) Run(ctx context.Context) error {
 // and ID.
 func (w *Worker) taskContext(next asynq.Handler) asynq.Handler {
 	return asynq.HandlerFunc(func(ctx context.Context, t *asynq.Task) error {
+		w.inflight.Add(1)
+		defer w.inflight.Done()
 		id, _ := asynq.GetTaskID(ctx)
 		queue, _ := asynq.GetQueueName(ctx)
 		log := logging.FromContext(ctx).With("task_type", t.Type(), "task_id", id, "queue", queue)
