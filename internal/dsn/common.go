@@ -346,11 +346,12 @@ func cleanAddress(s string) string {
 }
 
 // hostInText returns the remote host named in a diagnostic ("host
-// mx.example.com[192.0.2.1] said:", "remote host 192.0.2.1 said",
-// "mx.example.com [192.0.2.1]: 550 ..."), or "".
+// mx.example.com[192.0.2.1] said:", "while talking to mx.example.com.:",
+// "connect to mx.example.com[192.0.2.1]:25", "Server mx.example.com[...]
+// failed with", "by mx.example.com. [192.0.2.1]"), or "".
 func hostInText(s string) string {
 	l := lowerASCII(s)
-	for _, mk := range []string{"host ", "from ", "by "} {
+	for _, mk := range []string{"host ", "talking to ", "connect to ", "server ", "by "} {
 		off := 0
 		for {
 			i := strings.Index(l[off:], mk)
@@ -364,6 +365,11 @@ func hostInText(s string) string {
 				j++
 			}
 			h := strings.Trim(l[i:j], ".-")
+			if mk == "by " && !strings.HasPrefix(strings.TrimLeft(l[j:], ". "), "[") {
+				// "by" names a host only before its bracketed address
+				// (Gmail's "by mx.example.org. [192.0.2.1]").
+				continue
+			}
 			if strings.Count(h, ".") >= 1 && hasLetter(h) && !strings.Contains(h, "@") {
 				return h
 			}
