@@ -1,7 +1,5 @@
 package dsn
 
-import "errors"
-
 // DecodeError reports a message Decode could not read. Part names where the
 // failure sits ("message", "header", "mime", "delivery-status", ...) and
 // Reason says what was wrong, so that a caller can store the raw message as
@@ -17,7 +15,3 @@ func (e *DecodeError) Error() string {
 }
 
 var _ error = (*DecodeError)(nil)
-
-// ErrNoResult is wrapped by the error Decode returns when it found nothing
-// to report for a message it could otherwise read.
-var ErrNoResult = errors.New("dsn: no result")
