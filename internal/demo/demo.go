@@ -89,9 +89,10 @@ type Options struct {
 	// Ordinary is the number of ordinary messages mixed in; 0 means 12,
 	// negative means none.
 	Ordinary int
-	// Delivered is the number of further leads the campaign sent to whose
-	// messages did not bounce (synthetic addresses), so the report's rates
-	// have a realistic denominator; 0 means 4000, negative means none.
+	// Delivered is the number of further, made-up leads the campaign sent
+	// to whose messages did not bounce (addresses spread over the providers,
+	// see deliveredDomains), so the report's rates have a realistic
+	// denominator; 0 means 4000, negative means none.
 	Delivered int
 	// Sync says how the sync starts; "" means SyncScheduler.
 	Sync SyncMode
@@ -139,6 +140,11 @@ type StepTiming struct {
 	Duration time.Duration
 }
 
+// send is a message the campaign sent, registered through the API.
+type send struct {
+	email, messageID string
+}
+
 // run holds the state of one demo run.
 type run struct {
 	o   Options
@@ -156,7 +162,8 @@ type run struct {
 	mailSource    string
 	start         time.Time // received time of the mailbox's first message
 	recipients    []string
-	sent          map[string]string // original Message-ID -> recipient
+	sends         []send // one per decoded result of the bounce files
+	originalIDs   int    // sends that carry the bounce's original Message-ID
 }
 
 // Run runs the demo. It returns a *StepError naming the step that failed;
@@ -374,8 +381,9 @@ func (r *run) mailbox(ctx context.Context) error {
 	}
 	r.mailSource = dir
 	seen := map[string]bool{}
-	r.sent = map[string]string{}
+	usedIDs := map[string]bool{}
 	undecoded := 0
+	token := randomHex(4)
 	for _, f := range files {
 		results, err := dsn.Decode(f.Raw)
 		if err != nil {
@@ -391,11 +399,17 @@ func (r *run) mailbox(ctx context.Context) error {
 				seen[email] = true
 				r.recipients = append(r.recipients, email)
 			}
-			if id := strings.Trim(res.Original.MessageID, "<> "); id != "" {
-				if _, ok := r.sent[id]; !ok {
-					r.sent[id] = email
-				}
+			// Every result stands for a message the campaign sent: its
+			// original Message-ID when the bounce carries one not seen
+			// yet, else a made-up one (matched by recipient instead).
+			id := strings.Trim(res.Original.MessageID, "<> ")
+			if id != "" && !usedIDs[id] {
+				usedIDs[id] = true
+				r.originalIDs++
+			} else {
+				id = fmt.Sprintf("demo-%s-%d@rebound-demo.example", token, len(r.sends)+1)
 			}
+			r.sends = append(r.sends, send{email, id})
 		}
 	}
 	if len(r.recipients) == 0 {
@@ -432,8 +446,8 @@ func (r *run) mailbox(ctx context.Context) error {
 	r.res.Files, r.res.Ordinary, r.res.Recipients = len(files), len(ordinary), len(r.recipients)
 	r.say("in-process IMAP server (go-imap v2 imapmemserver) on %s, plain IMAP, loopback only", r.imap.Addr)
 	r.say("INBOX: %d bounce files from %s + %d ordinary messages = %d messages", len(files), rel(r.o.Root, dir), len(ordinary), len(all))
-	r.say("dsn.Decode found %d distinct recipients and %d original Message-IDs (%d files not decodable)",
-		len(r.recipients), len(r.sent), undecoded)
+	r.say("dsn.Decode found %d results for %d distinct recipients, %d with their own original Message-ID (%d files not decodable)",
+		len(r.sends), len(r.recipients), r.originalIDs, undecoded)
 	return nil
 }
 
@@ -486,7 +500,7 @@ func (r *run) setup(ctx context.Context) error {
 	}
 	var delivered []string
 	for i := range max(r.o.Delivered, 0) {
-		e := fmt.Sprintf("lead-%05d@customers.rebound-demo.example", i+1)
+		e := fmt.Sprintf("demo-lead-%05d@%s", i+1, deliveredDomains[i%len(deliveredDomains)])
 		delivered = append(delivered, e)
 		rows = append(rows, leadRow{e})
 	}
@@ -497,7 +511,7 @@ func (r *run) setup(ctx context.Context) error {
 		return err
 	}
 	r.say("POST /v1/leads/import               -> %s", imp.summary())
-	r.say("  (%d decoded recipients + %d leads whose messages were delivered, synthetic addresses)", len(r.recipients), len(delivered))
+	r.say("  (%d decoded recipients + %d made-up leads whose messages were delivered)", len(r.recipients), len(delivered))
 	if imp.Created == 0 {
 		return fmt.Errorf("demo: the API imported no lead")
 	}
@@ -517,9 +531,9 @@ func (r *run) setup(ctx context.Context) error {
 	// Sent an hour before the first message of the mailbox arrived.
 	sentAt := r.start.Add(-time.Hour).UTC().Format(time.RFC3339)
 	var sent []sentRow
-	for id, email := range r.sent {
-		if lid, ok := byEmail[email]; ok {
-			sent = append(sent, sentRow{lid, id, sentAt})
+	for _, m := range r.sends {
+		if lid, ok := byEmail[m.email]; ok {
+			sent = append(sent, sentRow{lid, m.messageID, sentAt})
 		}
 	}
 	for i, email := range delivered {
@@ -534,7 +548,7 @@ func (r *run) setup(ctx context.Context) error {
 			return err
 		}
 		r.say("POST /v1/sent-messages/bulk         -> %s", rep.summary())
-		r.say("  (the bounces' original Message-IDs + one message to each delivered lead)")
+		r.say("  (one per bounce result, with its original Message-ID when it has one of its own, + one per delivered lead)")
 	}
 
 	var mb struct {
@@ -561,6 +575,15 @@ func (r *run) setup(ctx context.Context) error {
 	r.say("POST /v1/mailboxes                  -> mailbox %d, %s:%d plain, sync every 60s; POST /v1/mailboxes/%d/test -> ok",
 		mb.ID, r.imap.Host, r.imap.Port, mb.ID)
 	return nil
+}
+
+// deliveredDomains spread the made-up delivered leads over the providers
+// the report tells apart, in a plausible B2C mix (about 40% Google, 20%
+// Microsoft, 10% Yahoo, 10% Apple, 20% other). Nothing is ever sent to
+// these addresses: the demo only registers that it was.
+var deliveredDomains = []string{
+	"gmail.com", "outlook.com", "gmail.com", "yahoo.com", "customers.rebound-demo.example",
+	"gmail.com", "hotmail.com", "icloud.com", "gmail.com", "partners.rebound-demo.example",
 }
 
 // importReport is the API's ImportReport.
