@@ -82,9 +82,9 @@ func runReprocess(ctx context.Context, args []string, _ io.Reader, stdout, stder
 			fmt.Fprintf(stderr, "reprocess: %d messages, %d changed\n", st.Messages, st.Changed)
 		},
 	})
-	fmt.Fprintf(stdout, "messages %d  changed %d  events created %d  updated %d  deleted %d  leads replayed %d  still undecoded %d  (%s)\n",
+	fmt.Fprintf(stdout, "messages %d  changed %d  events created %d  updated %d  deleted %d  leads replayed %d  still undecoded %d  skipped (bytes not kept) %d  (%s)\n",
 		st.Messages, st.Changed, st.EventsCreated, st.EventsUpdated, st.EventsDeleted, st.LeadsReplayed, st.UndecodedAfter,
-		time.Since(start).Round(time.Millisecond))
+		st.Skipped, time.Since(start).Round(time.Millisecond))
 	if err != nil {
 		fmt.Fprintf(stderr, "rebound reprocess: %v\n", err)
 		return 1

@@ -31,6 +31,7 @@ type ReprocessStats struct {
 	EventsDeleted  int
 	LeadsReplayed  int // leads whose state was recomputed from their history
 	UndecodedAfter int // messages still undecoded
+	Skipped        int // messages whose bytes are no longer kept (left as they are)
 }
 
 // Reprocess re-decodes stored messages with the current decoder and
@@ -107,6 +108,7 @@ func (st *ReprocessStats) add(o ReprocessStats) {
 	st.EventsDeleted += o.EventsDeleted
 	st.LeadsReplayed += o.LeadsReplayed
 	st.UndecodedAfter += o.UndecodedAfter
+	st.Skipped += o.Skipped
 }
 
 func (s *Service) reprocessGroup(ctx context.Context, tx *gorm.DB, ws int64, rawIDs []int64, st *ReprocessStats) error {
@@ -137,6 +139,17 @@ func (s *Service) reprocessGroup(ctx context.Context, tx *gorm.DB, ws int64, raw
 	var rawUpdates []store.RawDecodeUpdate
 	newBy := map[store.EventKey]*candidate{}
 	for _, r := range raws {
+		if len(r.Content) == 0 {
+			// Bytes emptied by retention housekeeping: nothing to re-decode;
+			// the message's events stay as they are.
+			st.Skipped++
+			for key := range oldBy {
+				if key.RawMessageID == r.ID {
+					delete(oldBy, key)
+				}
+			}
+			continue
+		}
 		b, err := Decompress(r.Content)
 		if err != nil {
 			return fmt.Errorf("stored message %d: %w", r.ID, err)

@@ -224,3 +224,31 @@ func TestReprocessDoesNotMatchLaterLeads(t *testing.T) {
 func old2(e *env) *tracking.Service {
 	return tracking.New(e.db, tracking.Options{Now: e.clock, Decode: oldDecoder})
 }
+
+// TestReprocessSkipsEmptiedMessages: a message whose bytes retention emptied
+// keeps its events; the run goes on.
+func TestReprocessSkipsEmptiedMessages(t *testing.T) {
+	e := newEnv(t)
+	camp := e.campaign(e.ws, "C", nil)
+	lead := e.lead(e.ws, camp, "kept@example.com", nil)
+	old := old2(e)
+	a, err := old.Record(e.ctx, tracking.Incoming{WorkspaceID: e.ws, Raw: bounce{ID: "k1", Recipient: "kept@example.com"}.bytes()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := old.Record(e.ctx, tracking.Incoming{WorkspaceID: e.ws, Raw: bounce{ID: "k2", Recipient: "other@example.com"}.bytes()}); err != nil {
+		t.Fatal(err)
+	}
+	e.db.Exec("UPDATE raw_messages SET content = ''::bytea WHERE id = ?", a.RawMessageID)
+	st, err := e.svc.Reprocess(e.ctx, tracking.ReprocessOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Skipped != 1 || st.Messages != 1 || st.Changed != 1 || st.EventsDeleted != 0 {
+		t.Fatalf("stats = %+v", st)
+	}
+	if l := e.getLead(lead); l.ConsecutiveSoftBounces != 1 || l.Status != store.LeadActive {
+		t.Fatalf("lead of the emptied message changed: %+v", l)
+	}
+	e.checkCounters(e.ws)
+}
