@@ -358,8 +358,12 @@ func hostInText(s string) string {
 			if i < 0 {
 				break
 			}
+			at := i + off
 			i += off + len(mk)
 			off = i
+			if mk == "host " && strings.HasSuffix(l[:at], "at ") {
+				continue // "the mail system at host X": the reporting host
+			}
 			j := i
 			for j < len(l) && isHostChar(l[j]) {
 				j++
