@@ -76,7 +76,8 @@ func runDemo(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 		Stdout:      stdout,
 	})
 	if err != nil {
-		fmt.Fprintf(stderr, "rebound demo: %v\n", err)
+		// "rebound demo: step "sync" failed: ..."
+		fmt.Fprintf(stderr, "rebound %v\n", err)
 		return 1
 	}
 	fmt.Fprintf(stdout, "rebound demo: done in %.1fs\n", time.Since(t0).Seconds())

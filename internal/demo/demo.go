@@ -192,18 +192,18 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 
 	fmt.Fprintln(r.out, "Rebound demo: the whole job on real bounce messages")
 	steps := []struct {
-		name string
-		fn   func(context.Context) error
+		name, title string
+		fn          func(context.Context) error
 	}{
-		{"services", r.services},
-		{"processes", r.processes},
-		{"mailbox", r.mailbox},
-		{"setup", r.setup},
-		{"sync", r.sync},
-		{"report", r.report},
+		{"services", "PostgreSQL and Redis", r.services},
+		{"processes", "the API and the worker, as real processes", r.processes},
+		{"mailbox", "an IMAP server holding real bounce messages", r.mailbox},
+		{"setup", "workspace, API key, campaign, leads, sent messages and mailbox, through the REST API", r.setup},
+		{"sync", "the worker syncs the mailbox through asynq", r.sync},
+		{"report", "what the API reports", r.report},
 	}
 	for i, s := range steps {
-		fmt.Fprintf(r.out, "\n[%d/%d] %s\n", i+1, len(steps), s.name)
+		fmt.Fprintf(r.out, "\n[%d/%d] %s: %s\n", i+1, len(steps), s.name, s.title)
 		t0 := time.Now()
 		err := s.fn(ctx)
 		d := time.Since(t0)
@@ -845,15 +845,14 @@ func findRoot(dir string) (string, error) {
 	}
 }
 
-// rel shortens path to one relative to root when it lies below it.
+// rel shortens path to one relative to root when that stays near root
+// (at most two levels up, such as ../shared/corpus/emails).
 func rel(root, path string) string {
-	if r, err := filepath.Rel(root, path); err == nil && !strings.HasPrefix(r, "..") {
-		return r
+	r, err := filepath.Rel(root, path)
+	if err != nil || strings.Count(r, "..") > 2 {
+		return path
 	}
-	if r, err := filepath.Rel(root, path); err == nil && strings.Count(r, "..") <= 2 {
-		return r
-	}
-	return path
+	return r
 }
 
 // redact hides a URL's password.
