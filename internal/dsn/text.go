@@ -82,6 +82,7 @@ var originalMarkers = []string{
 	"message headers follow",
 	"original message header follows",
 	"copy of the original message follows",
+	"original message:",
 }
 
 // indexOriginalMarker returns the index of the first original marker in
