@@ -581,15 +581,6 @@ func UpsertCheckpoint(ctx context.Context, db *gorm.DB, mailboxID int64, folder 
 	return nil
 }
 
-// AddMailboxStats adds to a mailbox's messages_seen and bounces_recorded.
-func AddMailboxStats(ctx context.Context, db *gorm.DB, workspaceID, mailboxID, seen, bounces int64) error {
-	if seen == 0 && bounces == 0 {
-		return nil
-	}
-	_, err := execNamed(ctx, db, "add-mailbox-stats", workspaceID, mailboxID, seen, bounces)
-	return err
-}
-
 // SentInsert is a sent message for InsertSentMessages.
 type SentInsert struct {
 	CampaignID int64     `json:"campaign_id"`

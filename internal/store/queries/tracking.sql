@@ -204,11 +204,6 @@ SET last_uid = CASE WHEN mailbox_folders.uidvalidity = EXCLUDED.uidvalidity
     uidvalidity = EXCLUDED.uidvalidity,
     updated_at = EXCLUDED.updated_at;
 
--- name: add-mailbox-stats
-UPDATE mailboxes
-SET messages_seen = messages_seen + $3, bounces_recorded = bounces_recorded + $4
-WHERE workspace_id = $1 AND id = $2;
-
 -- name: insert-sent-messages
 INSERT INTO sent_messages (workspace_id, campaign_id, lead_id, mailbox_id, message_id, verp_token,
                            recipient, provider, sent_at)
