@@ -10,25 +10,14 @@ import (
 // and the lines that follow are its diagnostic.
 
 // looseFormat is the lenient reader of text bounces of no known format
-// (and of the text part of delivery-status reports): markers bound the
-// error section, a line that begins with an address opens a recipient.
+// (and of the text part of delivery-status reports): the error section
+// ends where a quoted original begins, a line that begins with an address
+// opens a recipient.
 type looseFormat struct {
-	name  string
-	start []string // the error section begins after the first line with one of these
-	end   []string // the returned original begins at the first line with one of these
+	name string
 	// recipientPrefixes are labels that may precede a recipient address on
-	// its line ("recipient:", "to:", ...), lower case.
+	// its line ("recipient:", "final-recipient:", ...), lower case.
 	recipientPrefixes []string
-	// addressAnywhere lets the address sit anywhere after a prefix.
-	addressAnywhere bool
-	hints           []looseHint // phrases that imply a reason
-	soft            []string    // phrases that make the failure temporary
-}
-
-// looseHint maps a phrase (lower case) to a reason.
-type looseHint struct {
-	phrase string
-	reason string
 }
 
 // originalMarkers are lines (lower case) that introduce a copy of the
@@ -201,37 +190,20 @@ func (it *lineIter) next() (line string, off int, ok bool) {
 }
 
 // section returns the offsets [begin, end) of the error section of a text
-// bounce per the format's start and end markers, and records where the
-// quoted original starts.
+// bounce: the whole text up to the first original-message marker, whose
+// following line is recorded as where the quoted original starts.
 func (f *looseFormat) section(m *message) (int, int) {
 	t := m.lowerText()
-	begin := 0
-	if len(f.start) > 0 {
-		if i := indexAny(t, f.start); i >= 0 {
-			if nl := strings.IndexByte(t[i:], '\n'); nl >= 0 {
-				begin = i + nl + 1
-			} else {
-				begin = len(t)
-			}
-		}
-	}
 	end := len(t)
-	if len(f.end) > 0 {
-		if i := indexAny(t[begin:], f.end); i >= 0 {
-			end = begin + lineStart(t[begin:], i)
-		}
-	}
-	if end == len(t) {
-		if i := indexOriginalMarker(t[begin:]); i >= 0 {
-			end = begin + lineStart(t[begin:], i)
-		}
+	if i := indexOriginalMarker(t); i >= 0 {
+		end = lineStart(t, i)
 	}
 	if end < len(t) && m.origOffset < 0 {
 		if nl := strings.IndexByte(t[end:], '\n'); nl >= 0 {
 			m.origOffset = end + nl + 1
 		}
 	}
-	return begin, end
+	return 0, end
 }
 
 // lineStart returns the start offset of the line holding offset i.
@@ -286,7 +258,7 @@ func parseLoose(m *message, f *looseFormat) []Result {
 			continue
 		}
 		lineL := secL[off : off+len(line)]
-		if addr, rest, ok := recipientLine(trimmed, strings.TrimSpace(lineL), prefixes, f.addressAnywhere); ok && !senders[lowerASCII(addr)] {
+		if addr, rest, ok := recipientLine(trimmed, strings.TrimSpace(lineL), prefixes); ok && !senders[lowerASCII(addr)] {
 			flush()
 			key := lowerASCII(addr)
 			if at, dup := seen[key]; dup {
@@ -352,18 +324,6 @@ func parseLoose(m *message, f *looseFormat) []Result {
 		} else if findStatus(r.Diagnostic) == "" && findReplyCode(r.Diagnostic) == "" && pre != "" && len(pre) < 2000 {
 			// The preamble may carry the reason ("mailbox is full").
 			r.Diagnostic = r.Diagnostic + " " + pre
-		}
-		for _, h := range f.hints {
-			if strings.Contains(secL, h.phrase) || strings.Contains(lowerASCII(r.Diagnostic), h.phrase) {
-				r.Hint = h.reason
-				break
-			}
-		}
-		if len(f.soft) > 0 && hasAnyOf(secL, f.soft) {
-			r.Kind = KindBounce
-			if r.Status == "" {
-				r.Status = "4.0.0"
-			}
 		}
 	}
 	return res
@@ -496,7 +456,7 @@ func fallbackRcpts(m *message) []string {
 // recipientLine reports whether a (trimmed) line opens a recipient: it
 // begins with an address, optionally after one of the labels. It returns
 // the address and the rest of the line.
-func recipientLine(line, lineL string, prefixes []string, anywhere bool) (string, string, bool) {
+func recipientLine(line, lineL string, prefixes []string) (string, string, bool) {
 	if strings.IndexByte(line, '@') < 0 {
 		return "", "", false
 	}
@@ -504,15 +464,6 @@ func recipientLine(line, lineL string, prefixes []string, anywhere bool) (string
 	for _, p := range prefixes {
 		if strings.HasPrefix(sl, p) {
 			s = strings.TrimSpace(s[len(p):])
-			sl = strings.TrimSpace(sl[len(p):])
-			if anywhere {
-				if i := strings.IndexByte(s, '@'); i >= 0 {
-					a, rest := addressAround(s, i)
-					if a != "" {
-						return a, rest, true
-					}
-				}
-			}
 			break
 		}
 	}
