@@ -1,6 +1,7 @@
 package tracking_test
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"sync"
@@ -451,4 +452,46 @@ func TestRecordHostileText(t *testing.T) {
 	if len(be.Diagnostic) > 4000 || be.RemoteMTA != "mx.example" {
 		t.Fatalf("stored diagnostic %d bytes, remote %q", len(be.Diagnostic), be.RemoteMTA)
 	}
+}
+
+// TestWorkspaceIsolation: nothing of one workspace matches, stops or counts
+// in another.
+func TestWorkspaceIsolation(t *testing.T) {
+	e := newEnv(t)
+	other := e.workspace("other")
+	campA := e.campaign(e.ws, "A", strp("shared-ext"))
+	leadA := e.lead(e.ws, campA, "iso@example.com", strp("L"))
+	campB := e.campaign(other, "B", nil)
+	if _, err := e.svc.RecordSent(e.ctx, e.ws, []tracking.Sent{{CampaignID: campA, LeadID: leadA, MessageID: "iso-1@x", VERPToken: "isotok"}}); err != nil {
+		t.Fatal(err)
+	}
+	// Registering a send for another workspace's lead is refused.
+	_, err := e.svc.RecordSent(e.ctx, other, []tracking.Sent{{CampaignID: campB, LeadID: leadA, MessageID: "iso-2@x"}})
+	if !errors.Is(err, tracking.ErrInvalidSent) {
+		t.Fatalf("cross-workspace send: %v", err)
+	}
+	// A bounce in the other workspace carrying workspace A's identifiers
+	// (headers, Message-ID, VERP token, address) matches nothing there.
+	out := e.record(tracking.Incoming{WorkspaceID: other, Raw: bounce{ID: "iso-b", Recipient: "iso@example.com",
+		OrigID: "iso-1@x", To: "bounces+isotok@mail.example.org",
+		Campaign: strconv.FormatInt(campA, 10), Lead: strconv.FormatInt(leadA, 10)}.bytes()})
+	if ev := out.Events[0]; ev.CampaignID != 0 || ev.LeadID != 0 {
+		t.Fatalf("matched across workspaces: %+v", ev)
+	}
+	out = e.record(tracking.Incoming{WorkspaceID: other, Raw: bounce{ID: "iso-c", Recipient: "iso@example.com",
+		Campaign: "shared-ext", Lead: "L"}.bytes()})
+	if ev := out.Events[0]; ev.CampaignID != 0 || ev.LeadID != 0 {
+		t.Fatalf("matched across workspaces by external IDs: %+v", ev)
+	}
+	if l := e.getLead(leadA); l.Status != store.LeadActive || l.BounceCount != 0 {
+		t.Fatalf("lead of workspace A changed: %+v", l)
+	}
+	if n := e.count("suppressions", "workspace_id = ?", e.ws); n != 0 {
+		t.Fatal("workspace A got a suppression from workspace B's bounce")
+	}
+	a := e.checkCounters(e.ws)
+	if got := a.Campaigns[campA]; got.Events != 0 || got.Sent != 1 {
+		t.Fatalf("workspace A counters = %+v", got)
+	}
+	e.checkCounters(other)
 }
