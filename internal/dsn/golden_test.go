@@ -129,6 +129,7 @@ func TestKinds(t *testing.T) {
 		{"autoreply_vacation", []Kind{KindAutoReply}, "frank@example.org", "", "offer-17@sender.test", "", ""},
 		{"autoreply_subject_de", []Kind{KindAutoReply}, "juergen@example.de", "", "", "", ""},
 		{"not_bounce", []Kind{KindNotBounce}, "", "", "", "", ""},
+		{"mdn_read_receipt", []Kind{KindNotBounce}, "", "", "", "", ""},
 		{"ses_json", []Kind{KindBounce}, "henry@example.com", "5.1.1", "ses-1@sender.test", "X-Rebound-Lead=lead-3", ""},
 		{"text_iso2022jp", []Kind{KindBounce}, "ichiro@example.jp", "5.2.2", "", "", ""},
 		{"mailer_daemon_autoreplied", []Kind{KindBounce}, "ivan@example.org", "5.1.1", "exim-1@sender.test", "X-Rebound-Campaign=cmp-1", "RCPT"},
