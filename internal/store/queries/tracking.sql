@@ -176,10 +176,13 @@ WHERE l.workspace_id = $1::bigint AND l.id = u.id;
 
 -- name: insert-suppressions
 -- The first reason an address was suppressed for is kept. $2..$5: parallel
--- arrays.
+-- arrays. Addresses already suppressed are filtered by an index probe first
+-- (cheaper than a conflicting speculative insert); ON CONFLICT still covers
+-- a concurrent insert.
 INSERT INTO suppressions (workspace_id, email, reason, source, source_event_id)
 SELECT $1::bigint, s.email, s.reason, s.source, NULLIF(s.source_event_id, 0)
 FROM unnest($2::text[], $3::text[], $4::text[], $5::bigint[]) AS s(email, reason, source, source_event_id)
+WHERE NOT EXISTS (SELECT 1 FROM suppressions x WHERE x.workspace_id = $1::bigint AND x.email = s.email)
 ON CONFLICT (workspace_id, email) DO NOTHING;
 
 -- name: raise-deliverability-signals
