@@ -21,7 +21,13 @@ func init() {
 			if m.root.ctype == "multipart/report" && strings.EqualFold(m.root.param("report-type"), "feedback-report") {
 				return true
 			}
-			return strings.EqualFold(strings.TrimSpace(m.hdr.get("x-apple-unsubscribe")), "true")
+			if strings.EqualFold(strings.TrimSpace(m.hdr.get("x-apple-unsubscribe")), "true") {
+				return true
+			}
+			// A feedback report whose fields sit in a text part (senders
+			// that do not label the part message/feedback-report).
+			t := m.lowerText()
+			return strings.Contains(t, "\nfeedback-type:") && (strings.Contains(t, "\nuser-agent:") || strings.Contains(t, "\nversion:"))
 		},
 		Parse: parseARF,
 	})
@@ -30,7 +36,7 @@ func init() {
 // parseARF decodes an ARF report into one complaint per complained-about
 // recipient.
 func parseARF(m *message) ([]Result, error) {
-	if m.feedback == nil && m.hdr.has("x-apple-unsubscribe") {
+	if m.feedback == nil && strings.EqualFold(strings.TrimSpace(m.hdr.get("x-apple-unsubscribe")), "true") {
 		a := cleanAddress(m.from)
 		return []Result{{Kind: KindComplaint, Recipient: a, FeedbackType: "opt-out"}}, nil
 	}
@@ -41,8 +47,14 @@ func parseARF(m *message) ([]Result, error) {
 		reportingMTA string
 		sourceIP     string
 	)
+	var fields string
 	if m.feedback != nil {
-		dsFields(string(m.feedback.text()), func(name, value string, _ bool) {
+		fields = string(m.feedback.text())
+	} else if i := strings.Index(m.lowerText(), "\nfeedback-type:"); i >= 0 {
+		fields = m.bodyText()[i+1:]
+	}
+	if fields != "" {
+		dsFields(fields, func(name, value string, _ bool) {
 			switch name {
 			case "feedback-type":
 				if ftype == "" {

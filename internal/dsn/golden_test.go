@@ -126,6 +126,7 @@ func TestKinds(t *testing.T) {
 		{"rfc3464_inline", []Kind{KindDelayed}, "pat@example.net", "4.4.1", "", "", ""},
 		{"text_midline", []Kind{KindBounce}, "quinn@example.org", "5.1.1", "mid-1@sender.test", "", "RCPT"},
 		{"text_sendmail_blocks", []Kind{KindBounce}, "rita@example.net", "5.5.0", "", "", ""},
+		{"arf_textpart", []Kind{KindComplaint}, "uma@isp.example", "", "tp-1@sender.test", "", ""},
 		{"autoreply_vacation", []Kind{KindAutoReply}, "frank@example.org", "", "offer-17@sender.test", "", ""},
 		{"autoreply_subject_de", []Kind{KindAutoReply}, "juergen@example.de", "", "", "", ""},
 		{"not_bounce", []Kind{KindNotBounce}, "", "", "", "", ""},
