@@ -664,8 +664,9 @@ func (r *run) sync(ctx context.Context) error {
 		r.say("POST %s/sync -> 202 queued=%v: the API enqueued the sync task in asynq;", path, q.Queued)
 		r.say("the worker runs it (sync mode %q: the scheduler's one-minute tick is slower than this run allows)", SyncTrigger)
 	default:
-		r.say("waiting for the worker's scheduler: every minute it enqueues (asynq) the syncs of due mailboxes,")
-		r.say("and a new mailbox is due at once (sync mode %q)", SyncScheduler)
+		r.say("waiting for the worker's scheduler: every minute, the first time a minute after the worker started,")
+		r.say("it enqueues (asynq) the syncs of due mailboxes, and a new mailbox is due at once")
+		r.say("(sync mode %q; -sync trigger queues the sync at once through the API instead)", SyncScheduler)
 	}
 	t0 := time.Now()
 	deadline := t0.Add(r.o.SyncTimeout)
