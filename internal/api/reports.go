@@ -58,8 +58,7 @@ func (h *handlers) bounceReport(c echo.Context, campaign int64, filename string)
 	if err != nil {
 		return invalidField("query", field, err.Error())
 	}
-	svc := report.Service{DB: h.DB}
-	r, err := svc.Bounces(c.Request().Context(), report.Query{
+	js, r, err := report.ServiceFor(h.DB).BouncesJSON(c.Request().Context(), report.Query{
 		WorkspaceID: workspaceID(c), CampaignID: campaign, Zone: zone, From: from, To: to,
 	})
 	switch {
@@ -71,7 +70,7 @@ func (h *handlers) bounceReport(c echo.Context, campaign int64, filename string)
 		return err
 	}
 	if !asCSV {
-		return c.JSON(http.StatusOK, r)
+		return c.JSONBlob(http.StatusOK, js)
 	}
 	var buf bytes.Buffer
 	if err := report.WriteCSV(&buf, r); err != nil {

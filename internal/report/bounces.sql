@@ -7,8 +7,9 @@
 -- $1 workspace, $2 campaign (NULL for all), $3 IANA time zone, $4 first and
 -- $5 last calendar day (inclusive) in that zone.
 --
--- Every row has the shape (section, k1, k2, k3, n0 .. n9):
---   campaign  k1 name                              (one campaign only)
+-- The statement starts with the stamp row (stamp.sql, one snapshot with the
+-- figures), then: UNION ALL and the rows below. Every row has the shape
+-- (section, k1, k2, k3, n0 .. n9):
 --   totals    n0..n9 sent, events, bounced, hard, soft, complaints,
 --             auto_replies, delayed, delivered, leads_bounced
 --   label     k1 label, k2 class, k3 code, n0 events
@@ -17,16 +18,6 @@
 --   burst     k1 end of the peak window's last period (RFC 3339, UTC),
 --             n0 blocks, n1 bounced, n2 qualifying windows (a window ends
 --             at each 15-minute period holding a bounce)
-WITH bounds AS (
-    SELECT ($4::date::timestamp AT TIME ZONE $3::text) AS lo,
-           (($5::date + 1)::timestamp AT TIME ZONE $3::text) AS hi
-)
-SELECT 'campaign' AS section, c.name AS k1, '' AS k2, '' AS k3,
-       0::bigint AS n0, 0::bigint AS n1, 0::bigint AS n2, 0::bigint AS n3, 0::bigint AS n4,
-       0::bigint AS n5, 0::bigint AS n6, 0::bigint AS n7, 0::bigint AS n8, 0::bigint AS n9
-FROM campaigns c
-WHERE c.workspace_id = $1 AND c.id = $2::bigint
-UNION ALL
 SELECT 'totals', '', '', '',
        COALESCE(SUM(sent), 0)::bigint, COALESCE(SUM(events), 0)::bigint, COALESCE(SUM(bounced), 0)::bigint,
        COALESCE(SUM(hard), 0)::bigint, COALESCE(SUM(soft), 0)::bigint, COALESCE(SUM(complaints), 0)::bigint,

@@ -58,6 +58,9 @@ type fixture struct {
 	camps []int64
 	mbs   []int64
 	leads []leadRef
+	// cached serves every check through one cache: a report kept from an
+	// earlier phase must not be served once its figures changed.
+	cached *Service
 }
 
 type leadRef struct {
@@ -308,6 +311,9 @@ func (f *fixture) checkAll(phase string, wantSignals bool) {
 	f.t.Helper()
 	ref := loadReference(f.t, f.ctx, f.db, f.ws)
 	svc := &Service{DB: f.db}
+	if f.cached == nil {
+		f.cached = &Service{DB: f.db, Cache: NewCache(1000)}
+	}
 	zones := []string{"UTC", "Asia/Kathmandu", "America/St_Johns"}
 	ranges := [][2]string{{"2026-11-18", "2026-12-02"}, {"2026-11-25", "2026-11-27"}}
 	scopes := append([]int64{0}, f.camps...)
@@ -329,6 +335,17 @@ func (f *fixture) checkAll(phase string, wantSignals bool) {
 					f.t.Fatalf("%s: report %+v: %v", phase, q, err)
 				}
 				want := ref.expect(f.t, q)
+				for range 2 { // a miss, then a hit: both must be current
+					js, cr, err := f.cached.BouncesJSON(f.ctx, q)
+					if err != nil {
+						f.t.Fatalf("%s: cached report %+v: %v", phase, q, err)
+					}
+					wj, _ := json.Marshal(want)
+					if string(js) != string(wj) || fmt.Sprint(cr.burst) != fmt.Sprint(want.burst) {
+						f.t.Fatalf("%s: campaign %d, %s, %v: cached report differs from the aggregation over events\n%s",
+							phase, c, zn, rg, firstDiff(string(js), string(wj)))
+					}
+				}
 				gj, _ := json.MarshalIndent(got, "", " ")
 				wj, _ := json.MarshalIndent(want, "", " ")
 				if string(gj) != string(wj) {

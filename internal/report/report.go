@@ -217,28 +217,90 @@ type burst struct {
 //go:embed bounces.sql
 var bouncesSQL string
 
+//go:embed stamp.sql
+var stampSQL string
+
+// boundsCTE gives bounces.sql the UTC bounds of the report's days: local
+// midnight of $4 and of the day after $5 in zone $3.
+const boundsCTE = `WITH bounds AS (
+    SELECT ($4::date::timestamp AT TIME ZONE $3::text) AS lo,
+           (($5::date + 1)::timestamp AT TIME ZONE $3::text) AS hi
+)
+`
+
+const (
+	scopeOne = "campaign_id = $2::bigint"
+	scopeAll = "campaign_id <> 0 AND $2::bigint IS NULL"
+)
+
 var (
-	sqlOne = buildSQL("campaign_id = $2::bigint")
-	sqlAll = buildSQL("campaign_id <> 0 AND $2::bigint IS NULL")
+	sqlOne      = buildSQL(scopeOne)
+	sqlAll      = buildSQL(scopeAll)
+	sqlStampOne = strings.ReplaceAll(stampSQL, "{{SCOPE}}", scopeOne)
+	sqlStampAll = strings.ReplaceAll(stampSQL, "{{SCOPE}}", scopeAll)
 )
 
 func buildSQL(scope string) string {
-	return strings.NewReplacer(
+	return boundsCTE + strings.NewReplacer(
 		"{{SCOPE}}", scope,
 		"{{BURST_MIN_BLOCKS}}", strconv.Itoa(BurstMinBlocks),
 		"{{BURST_MIN_SHARE_PCT}}", strconv.Itoa(BurstMinSharePct),
-	).Replace(bouncesSQL)
+	).Replace(stampSQL+"\nUNION ALL\n"+bouncesSQL)
 }
 
-// Service reads reports from the database.
+// Service reads reports from the database. With a Cache it keeps computed
+// reports in memory and serves one again while its stamp (campaign version
+// of migrations/00041, campaign name, mailbox names) is unchanged: one
+// small query instead of the report's. Reports it returns are shared and
+// must not be modified.
 type Service struct {
-	DB *gorm.DB
+	DB    *gorm.DB
+	Cache *Cache
+}
+
+var services sync.Map // *gorm.DB -> *Service
+
+// ServiceFor returns the process's Service over db, with a Cache of
+// DefaultCacheSize reports (one per db, so that the cache lives as long as
+// the handle).
+func ServiceFor(db *gorm.DB) *Service {
+	if s, ok := services.Load(db); ok {
+		return s.(*Service)
+	}
+	s, _ := services.LoadOrStore(db, &Service{DB: db, Cache: NewCache(DefaultCacheSize)})
+	return s.(*Service)
+}
+
+// stamp identifies the state a report was computed from.
+type stamp struct {
+	version   int64
+	campaign  string
+	mailboxes string
 }
 
 // Bounces returns the bounce report selected by q. It fails with
 // ErrNotFound when q.CampaignID is not a campaign of q.WorkspaceID, and
 // with ErrUnknownZone when the database does not know q.Zone.
 func (s *Service) Bounces(ctx context.Context, q Query) (*Report, error) {
+	e, err := s.bounces(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	return e.report, nil
+}
+
+// BouncesJSON is Bounces with the report's JSON encoding (kept with a
+// cached report, so a hit costs no encoding either).
+func (s *Service) BouncesJSON(ctx context.Context, q Query) ([]byte, *Report, error) {
+	e, err := s.bounces(ctx, q)
+	if err != nil {
+		return nil, nil, err
+	}
+	b, err := e.encoded()
+	return b, e.report, err
+}
+
+func (s *Service) bounces(ctx context.Context, q Query) (*entry, error) {
 	if q.Zone == nil {
 		return nil, errors.New("report: bounces: no time zone")
 	}
@@ -246,11 +308,31 @@ func (s *Service) Bounces(ctx context.Context, q Query) (*Report, error) {
 	if err != nil {
 		return nil, fmt.Errorf("report: bounces: %w", err)
 	}
-	text, camp := sqlAll, any(nil)
+	text, stampText, camp := sqlAll, sqlStampAll, any(nil)
 	if q.CampaignID != 0 {
-		text, camp = sqlOne, q.CampaignID
+		text, stampText, camp = sqlOne, sqlStampOne, q.CampaignID
 	}
 	from, to := q.From.Format(time.DateOnly), q.To.Format(time.DateOnly)
+	key := cacheKey{q.WorkspaceID, q.CampaignID, q.Zone.String(), from, to}
+	if s.Cache != nil {
+		if cached := s.Cache.get(key); cached != nil {
+			var st stamp
+			var found int64
+			var ignore string
+			var n [8]int64
+			err := sqlDB.QueryRowContext(ctx, stampText, q.WorkspaceID, camp).Scan(&ignore, &st.campaign, &st.mailboxes, &ignore,
+				&st.version, &found, &n[0], &n[1], &n[2], &n[3], &n[4], &n[5], &n[6], &n[7])
+			if err != nil {
+				return nil, fmt.Errorf("report: bounces: stamp: %w", err)
+			}
+			if found == 0 {
+				return nil, ErrNotFound
+			}
+			if st == cached.stamp {
+				return cached, nil
+			}
+		}
+	}
 	rows, err := sqlDB.QueryContext(ctx, text, q.WorkspaceID, camp, q.Zone.String(), from, to)
 	if err != nil {
 		return nil, queryError(err)
@@ -261,7 +343,8 @@ func (s *Service) Bounces(ctx context.Context, q Query) (*Report, error) {
 		id := q.CampaignID
 		r.CampaignID = &id
 	}
-	found := q.CampaignID == 0
+	var st stamp
+	found := false
 	var labels []labelCode
 	providers := map[string]*Counts{}
 	days := map[string]Counts{}
@@ -273,8 +356,12 @@ func (s *Service) Bounces(ctx context.Context, q Query) (*Report, error) {
 		}
 		c := Counts{n[0], n[1], n[2], n[3], n[4], n[5], n[6], n[7], n[8]}
 		switch sec {
-		case "campaign":
-			found, r.CampaignName = true, k1
+		case "stamp":
+			st = stamp{version: n[0], campaign: k1, mailboxes: k2}
+			found = n[1] == 1
+			if q.CampaignID != 0 {
+				r.CampaignName = k1
+			}
 		case "totals":
 			r.Totals.Counts, r.Totals.LeadsBounced = c, n[9]
 		case "label":
@@ -343,7 +430,11 @@ func (s *Service) Bounces(ctx context.Context, q Query) (*Report, error) {
 	}
 	r.DailyTotals.Rates = ratesOf(r.DailyTotals.Counts)
 	r.Signals = Signals(r)
-	return r, nil
+	e := &entry{stamp: st, report: r}
+	if s.Cache != nil {
+		s.Cache.put(key, e)
+	}
+	return e, nil
 }
 
 // queryError wraps a database error; an invalid time zone parameter
