@@ -16,6 +16,7 @@ type message struct {
 	subjectL string // lower case
 
 	textPart *part   // the human-readable part (text/plain, or text/html)
+	htmlPart *part   // the first text/html part, used when textPart is empty
 	dsParts  []*part // message/delivery-status and message/global-delivery-status
 	feedback *part   // message/feedback-report (RFC 5965)
 	origPart *part   // message/rfc822, message/global, text/rfc822-headers, message/global-headers
@@ -40,6 +41,9 @@ func (m *message) bodyText() string {
 			b := m.textPart.text()
 			if strings.HasPrefix(m.textPart.ctype, "text/html") {
 				b = stripHTML(b)
+			} else if len(bytes.TrimSpace(b)) == 0 && m.htmlPart != nil {
+				// An empty plain-text alternative: the HTML one says it.
+				b = stripHTML(m.htmlPart.text())
 			}
 			m.text = string(b)
 			m.textL = lowerASCII(m.text)
@@ -231,8 +235,13 @@ func (m *message) locate(p *part) {
 			}
 		}
 	case strings.HasPrefix(p.ctype, "text/html"):
-		if m.textPart == nil && !isAttachment(p) {
-			m.textPart = p
+		if !isAttachment(p) {
+			if m.textPart == nil {
+				m.textPart = p
+			}
+			if m.htmlPart == nil {
+				m.htmlPart = p
+			}
 		}
 	case strings.HasPrefix(p.ctype, "text/"):
 		if m.textPart == nil && !isAttachment(p) {
