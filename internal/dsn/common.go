@@ -86,10 +86,15 @@ const maxTextLookups = 50
 // read from the text (RFC 5321 §4.2).
 func fillCodes(r *Result) {
 	r.Status = cleanStatus(r.Status)
-	reply, st := codePair(r.Diagnostic)
+	fail := r.Kind != KindDelivered
+	reply, st := codePairOf(r.Diagnostic, fail)
 	paired := st != ""
 	if st == "" {
-		st = findStatus(r.Diagnostic)
+		if fail {
+			st = failStatus(r.Diagnostic)
+		} else {
+			st = findStatus(r.Diagnostic)
+		}
 	}
 	if st != "" {
 		switch {
@@ -114,7 +119,7 @@ func fillCodes(r *Result) {
 		r.ReplyCode = reply
 	}
 	if r.ReplyCode == "" {
-		r.ReplyCode = findReplyCode(r.Diagnostic)
+		r.ReplyCode = replyCodeOf(r.Diagnostic, fail)
 	}
 	if r.Status == "" && r.Kind != KindDelivered {
 		// The message reports a failure without an enhanced code: state its
@@ -139,6 +144,8 @@ var temporaryPhrases = []string{
 	"will be retried", "will retry", "will continue", "still trying", "temporary failure",
 	"temporarily", "try again later", "not yet been delivered", "has been delayed", "is delayed",
 	"delivery delayed", "deferred", "this is a temporary error",
+	// Given up after retrying a temporary failure until the queue lifetime.
+	"retry timeout exceeded", "have been failing for a long time", "retry time not reached",
 }
 
 // looksTemporary reports a diagnostic that says the failure is temporary.
@@ -153,9 +160,14 @@ func looksTemporary(s string) bool {
 // enhanced status code of the same class ("550 5.1.1", "550-5.1.1",
 // "421 4.2.1"), which is the remote server's own answer.
 func codePair(s string) (string, string) {
+	return codePairOf(s, false)
+}
+
+// codePairOf is codePair; with fail set, success pairs are skipped.
+func codePairOf(s string, fail bool) (string, string) {
 	for i := 0; i+8 < len(s); i++ {
 		c := s[i]
-		if c != '4' && c != '5' && c != '2' {
+		if c != '4' && c != '5' && c != '2' || fail && c == '2' {
 			continue
 		}
 		if i > 0 && (isDig(s[i-1]) || s[i-1] == '.' || isLetter(s[i-1])) {
@@ -196,7 +208,27 @@ func cleanStatus(s string) string {
 // findStatus returns the first RFC 3463 enhanced status code (class 2, 4 or
 // 5, subject and detail of 1-3 digits) in s, or "".
 func findStatus(s string) string {
-	for i := 0; i+4 < len(s); i++ {
+	st, _ := findStatusAt(s, 0)
+	return st
+}
+
+// failStatus returns the first class 4 or 5 enhanced status code in s: a
+// success code in a transcript ("250 2.1.0 Ok") is no failure's reason.
+func failStatus(s string) string {
+	for off := 0; off < len(s); {
+		st, i := findStatusAt(s, off)
+		if st == "" || st[0] != '2' {
+			return st
+		}
+		off = i + len(st)
+	}
+	return ""
+}
+
+// findStatusAt returns the first enhanced status code in s at or after
+// offset from, and its index.
+func findStatusAt(s string, from int) (string, int) {
+	for i := from; i+4 < len(s); i++ {
 		c := s[i]
 		if c != '2' && c != '4' && c != '5' {
 			continue
@@ -228,17 +260,22 @@ func findStatus(s string) string {
 		if j < len(s) && (isDig(s[j]) || s[j] == '.' && j+1 < len(s) && isDig(s[j+1])) {
 			continue
 		}
-		return s[i:j]
+		return s[i:j], i
 	}
-	return ""
+	return "", -1
 }
 
 // findReplyCode returns the first SMTP reply code (RFC 5321 §4.2: [245][0-5][0-9])
 // that stands as its own token followed by a space, a hyphen or the end, or "".
 func findReplyCode(s string) string {
+	return replyCodeOf(s, false)
+}
+
+// replyCodeOf is findReplyCode; with fail set, 2xx codes are skipped.
+func replyCodeOf(s string, fail bool) string {
 	for i := 0; i+2 < len(s); i++ {
 		c := s[i]
-		if c != '2' && c != '4' && c != '5' {
+		if c != '2' && c != '4' && c != '5' || fail && c == '2' {
 			continue
 		}
 		if i > 0 {

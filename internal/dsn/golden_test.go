@@ -179,6 +179,26 @@ func TestKinds(t *testing.T) {
 	}
 }
 
+// TestFailureCodes checks a failure's codes skip success replies of a
+// transcript.
+func TestFailureCodes(t *testing.T) {
+	r := Result{Kind: KindBounce, Diagnostic: "Out: 250 2.1.0 Ok In: RCPT TO:<a@b.test> Out: 550 5.1.1 No such user"}
+	fillCodes(&r)
+	if r.Status != "5.1.1" || r.ReplyCode != "550" {
+		t.Errorf("status %q reply %q, want 5.1.1 550", r.Status, r.ReplyCode)
+	}
+	d := Result{Kind: KindDelivered, Diagnostic: "250 2.0.0 Ok: queued"}
+	fillCodes(&d)
+	if d.Status != "2.0.0" || d.ReplyCode != "250" {
+		t.Errorf("delivered status %q reply %q", d.Status, d.ReplyCode)
+	}
+	g := Result{Kind: KindBounce, Diagnostic: "retry timeout exceeded"}
+	fillCodes(&g)
+	if g.Status != "4.0.0" {
+		t.Errorf("give-up after retries: status %q, want 4.0.0", g.Status)
+	}
+}
+
 // TestProvider checks the receiving side's operator.
 func TestProvider(t *testing.T) {
 	cases := []struct {
