@@ -474,23 +474,6 @@ type ActivityRow struct {
 	OccurredAt    time.Time
 }
 
-// InsertLeadActivities appends timeline entries.
-func InsertLeadActivities(ctx context.Context, db *gorm.DB, workspaceID int64, rows []ActivityRow) error {
-	if len(rows) == 0 {
-		return nil
-	}
-	n := len(rows)
-	lead, camp, ev, sent := make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n)
-	act, sum, eff := make([]string, n), make([]string, n), make([]string, n)
-	at := make([]time.Time, n)
-	for i, a := range rows {
-		lead[i], camp[i], ev[i], sent[i] = a.LeadID, a.CampaignID, a.BounceEventID, a.SentMessageID
-		act[i], sum[i], eff[i], at[i] = a.Activity, a.Summary, a.Effect, a.OccurredAt
-	}
-	_, err := execNamed(ctx, db, "insert-lead-activities", workspaceID, lead, camp, act, ev, sent, sum, eff, at)
-	return err
-}
-
 // LeadUpdate is the new bounce state of one lead for UpdateLeads.
 type LeadUpdate struct {
 	ID                     int64
@@ -504,46 +487,12 @@ type LeadUpdate struct {
 	LastEventAt            *time.Time
 }
 
-// UpdateLeads writes the bounce state of leads.
-func UpdateLeads(ctx context.Context, db *gorm.DB, workspaceID int64, rows []LeadUpdate, now time.Time) error {
-	if len(rows) == 0 {
-		return nil
-	}
-	n := len(rows)
-	ids := make([]int64, n)
-	status, reason := make([]string, n), make([]string, n)
-	soft, count := make([]int32, n), make([]int32, n)
-	retry, stopped, sent, event := make([]*time.Time, n), make([]*time.Time, n), make([]*time.Time, n), make([]*time.Time, n)
-	for i, u := range rows {
-		ids[i], status[i], reason[i] = u.ID, u.Status, u.StopReason
-		soft[i], count[i] = int32(u.ConsecutiveSoftBounces), int32(u.BounceCount)
-		retry[i], stopped[i], sent[i], event[i] = u.RetryAfter, u.StoppedAt, u.LastSentAt, u.LastEventAt
-	}
-	_, err := execNamed(ctx, db, "update-leads", workspaceID, ids, status, soft, retry, reason, stopped, count, sent, event, now)
-	return err
-}
-
 // SuppressionRow is an address to suppress.
 type SuppressionRow struct {
 	Email         string
 	Reason        string
 	Source        string // bounce or complaint
 	SourceEventID int64
-}
-
-// InsertSuppressions suppresses addresses; an address already suppressed
-// keeps its first reason.
-func InsertSuppressions(ctx context.Context, db *gorm.DB, workspaceID int64, rows []SuppressionRow) error {
-	if len(rows) == 0 {
-		return nil
-	}
-	n := len(rows)
-	email, reason, source, ev := make([]string, n), make([]string, n), make([]string, n), make([]int64, n)
-	for i, r := range rows {
-		email[i], reason[i], source[i], ev[i] = r.Email, r.Reason, r.Source, r.SourceEventID
-	}
-	_, err := execNamed(ctx, db, "insert-suppressions", workspaceID, email, reason, source, ev)
-	return err
 }
 
 // SignalRow raises a campaign's deliverability signal.
@@ -553,18 +502,58 @@ type SignalRow struct {
 	Label      string    `json:"label"`
 }
 
-// RaiseDeliverabilitySignals records the latest sender-side hard bounce of
-// campaigns.
-func RaiseDeliverabilitySignals(ctx context.Context, db *gorm.DB, workspaceID int64, rows []SignalRow, now time.Time) error {
-	if len(rows) == 0 {
+// Effects is what a recording or reprocessing transaction writes besides
+// the events: timeline entries, lead states, suppressions (an address
+// already suppressed keeps its first reason) and campaign deliverability
+// signals.
+type Effects struct {
+	Activities   []ActivityRow
+	Leads        []LeadUpdate
+	Suppressions []SuppressionRow
+	Signals      []SignalRow
+}
+
+// WriteEffects writes e in one statement.
+func WriteEffects(ctx context.Context, db *gorm.DB, workspaceID int64, e Effects, now time.Time) error {
+	if len(e.Activities)+len(e.Leads)+len(e.Suppressions)+len(e.Signals) == 0 {
 		return nil
 	}
-	const name = "raise-deliverability-signals"
-	payload, err := bulk(name, rows)
+	const name = "write-effects"
+	n := len(e.Activities)
+	aLead, aCamp, aEv, aSent := make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n)
+	aAct, aSum, aEff := make([]string, n), make([]string, n), make([]string, n)
+	aAt := make([]time.Time, n)
+	for i, a := range e.Activities {
+		aLead[i], aCamp[i], aEv[i], aSent[i] = a.LeadID, a.CampaignID, a.BounceEventID, a.SentMessageID
+		aAct[i], aSum[i], aEff[i], aAt[i] = a.Activity, a.Summary, a.Effect, a.OccurredAt
+	}
+	n = len(e.Leads)
+	lID := make([]int64, n)
+	lStatus, lReason := make([]string, n), make([]string, n)
+	lSoft, lCount := make([]int32, n), make([]int32, n)
+	lRetry, lStopped, lSent, lEvent := make([]*time.Time, n), make([]*time.Time, n), make([]*time.Time, n), make([]*time.Time, n)
+	for i, u := range e.Leads {
+		lID[i], lStatus[i], lReason[i] = u.ID, u.Status, u.StopReason
+		lSoft[i], lCount[i] = int32(u.ConsecutiveSoftBounces), int32(u.BounceCount)
+		lRetry[i], lStopped[i], lSent[i], lEvent[i] = u.RetryAfter, u.StoppedAt, u.LastSentAt, u.LastEventAt
+	}
+	n = len(e.Suppressions)
+	sEmail, sReason, sSource, sEv := make([]string, n), make([]string, n), make([]string, n), make([]int64, n)
+	for i, r := range e.Suppressions {
+		sEmail[i], sReason[i], sSource[i], sEv[i] = r.Email, r.Reason, r.Source, r.SourceEventID
+	}
+	signals := e.Signals
+	if signals == nil {
+		signals = []SignalRow{}
+	}
+	payload, err := bulk(name, signals)
 	if err != nil {
 		return err
 	}
-	_, err = execNamed(ctx, db, name, workspaceID, payload, now)
+	_, err = execNamed(ctx, db, name, workspaceID, now,
+		aLead, aCamp, aAct, aEv, aSent, aSum, aEff, aAt,
+		lID, lStatus, lSoft, lRetry, lReason, lStopped, lCount, lSent, lEvent,
+		sEmail, sReason, sSource, sEv, payload)
 	return err
 }
 

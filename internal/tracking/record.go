@@ -348,21 +348,13 @@ func (s *Service) writeEffects(ctx context.Context, tx *gorm.DB, ws int64, now t
 		}
 		updates = append(updates, lw.update())
 	}
-	if err := store.InsertLeadActivities(ctx, tx, ws, acts); err != nil {
-		return err
-	}
-	if err := store.UpdateLeads(ctx, tx, ws, updates, now); err != nil {
-		return err
-	}
-	if err := store.InsertSuppressions(ctx, tx, ws, supps.rows); err != nil {
-		return err
-	}
 	var sigRows []store.SignalRow
 	for _, sr := range signals {
 		sigRows = append(sigRows, sr)
 	}
 	slices.SortFunc(sigRows, func(a, b store.SignalRow) int { return cmp.Compare(a.CampaignID, b.CampaignID) })
-	if err := store.RaiseDeliverabilitySignals(ctx, tx, ws, sigRows, now); err != nil {
+	effects := store.Effects{Activities: acts, Leads: updates, Suppressions: supps.rows, Signals: sigRows}
+	if err := store.WriteEffects(ctx, tx, ws, effects, now); err != nil {
 		return err
 	}
 	return store.ApplyCounterDeltas(ctx, tx, ws, deltas)

@@ -151,45 +151,47 @@ DELETE FROM lead_activities WHERE workspace_id = $1 AND bounce_event_id = ANY ($
 DELETE FROM suppressions
 WHERE workspace_id = $1 AND source_event_id = ANY ($2::bigint[]) AND source IN ('bounce', 'complaint');
 
--- name: insert-lead-activities
--- $2..$9: parallel arrays, one element per entry.
-INSERT INTO lead_activities (workspace_id, lead_id, campaign_id, activity, bounce_event_id,
-                             sent_message_id, summary, effect, occurred_at)
-SELECT $1::bigint, a.lead_id, a.campaign_id, a.activity, NULLIF(a.bounce_event_id, 0),
-       NULLIF(a.sent_message_id, 0), a.summary, a.effect, a.occurred_at
-FROM unnest($2::bigint[], $3::bigint[], $4::text[], $5::bigint[], $6::bigint[], $7::text[], $8::text[],
-            $9::timestamptz[])
-     AS a(lead_id, campaign_id, activity, bounce_event_id, sent_message_id, summary, effect, occurred_at);
-
--- name: update-leads
--- $2..$10: parallel arrays, one element per lead; $11: updated_at.
-UPDATE leads l
-SET status = u.status, consecutive_soft_bounces = u.consecutive_soft_bounces,
-    retry_after = u.retry_after, stop_reason = u.stop_reason, stopped_at = u.stopped_at,
-    bounce_count = u.bounce_count, last_sent_at = u.last_sent_at, last_event_at = u.last_event_at,
-    updated_at = $11::timestamptz
-FROM unnest($2::bigint[], $3::text[], $4::int[], $5::timestamptz[], $6::text[], $7::timestamptz[],
-            $8::int[], $9::timestamptz[], $10::timestamptz[])
-     AS u(id, status, consecutive_soft_bounces, retry_after, stop_reason, stopped_at, bounce_count,
-          last_sent_at, last_event_at)
-WHERE l.workspace_id = $1::bigint AND l.id = u.id;
-
--- name: insert-suppressions
--- The first reason an address was suppressed for is kept. $2..$5: parallel
--- arrays. Addresses already suppressed are filtered by an index probe first
--- (cheaper than a conflicting speculative insert); ON CONFLICT still covers
--- a concurrent insert.
-INSERT INTO suppressions (workspace_id, email, reason, source, source_event_id)
-SELECT $1::bigint, s.email, s.reason, s.source, NULLIF(s.source_event_id, 0)
-FROM unnest($2::text[], $3::text[], $4::text[], $5::bigint[]) AS s(email, reason, source, source_event_id)
-WHERE NOT EXISTS (SELECT 1 FROM suppressions x WHERE x.workspace_id = $1::bigint AND x.email = s.email)
-ON CONFLICT (workspace_id, email) DO NOTHING;
-
--- name: raise-deliverability-signals
+-- name: write-effects
+-- Everything recording decides besides the events, in one statement (one
+-- round trip): timeline entries ($3..$10: lead_id, campaign_id, activity,
+-- bounce_event_id, sent_message_id, summary, effect, occurred_at), lead
+-- states ($11..$19: id, status, consecutive_soft_bounces, retry_after,
+-- stop_reason, stopped_at, bounce_count, last_sent_at, last_event_at),
+-- suppressions ($20..$23: email, reason, source, source_event_id; the first
+-- reason an address was suppressed for is kept, addresses already
+-- suppressed are filtered by an index probe before the conflict path) and
+-- campaign deliverability signals ($24, jsonb [{campaign_id, at, label}]).
+-- $1: workspace, $2: now (updated_at). Arrays are parallel per group.
+WITH activities AS (
+    INSERT INTO lead_activities (workspace_id, lead_id, campaign_id, activity, bounce_event_id,
+                                 sent_message_id, summary, effect, occurred_at)
+    SELECT $1::bigint, a.lead_id, a.campaign_id, a.activity, NULLIF(a.bounce_event_id, 0),
+           NULLIF(a.sent_message_id, 0), a.summary, a.effect, a.occurred_at
+    FROM unnest($3::bigint[], $4::bigint[], $5::text[], $6::bigint[], $7::bigint[], $8::text[], $9::text[],
+                $10::timestamptz[])
+         AS a(lead_id, campaign_id, activity, bounce_event_id, sent_message_id, summary, effect, occurred_at)
+), lead_states AS (
+    UPDATE leads l
+    SET status = u.status, consecutive_soft_bounces = u.consecutive_soft_bounces,
+        retry_after = u.retry_after, stop_reason = u.stop_reason, stopped_at = u.stopped_at,
+        bounce_count = u.bounce_count, last_sent_at = u.last_sent_at, last_event_at = u.last_event_at,
+        updated_at = $2::timestamptz
+    FROM unnest($11::bigint[], $12::text[], $13::int[], $14::timestamptz[], $15::text[], $16::timestamptz[],
+                $17::int[], $18::timestamptz[], $19::timestamptz[])
+         AS u(id, status, consecutive_soft_bounces, retry_after, stop_reason, stopped_at, bounce_count,
+              last_sent_at, last_event_at)
+    WHERE l.workspace_id = $1::bigint AND l.id = u.id
+), suppressed AS (
+    INSERT INTO suppressions (workspace_id, email, reason, source, source_event_id)
+    SELECT $1::bigint, s.email, s.reason, s.source, NULLIF(s.source_event_id, 0)
+    FROM unnest($20::text[], $21::text[], $22::text[], $23::bigint[]) AS s(email, reason, source, source_event_id)
+    WHERE NOT EXISTS (SELECT 1 FROM suppressions x WHERE x.workspace_id = $1::bigint AND x.email = s.email)
+    ON CONFLICT (workspace_id, email) DO NOTHING
+)
 UPDATE campaigns c
-SET deliverability_signal_at = s.at, deliverability_signal_label = s.label, updated_at = $3
-FROM jsonb_to_recordset($2::jsonb) AS s(campaign_id bigint, at timestamptz, label text)
-WHERE c.workspace_id = $1 AND c.id = s.campaign_id
+SET deliverability_signal_at = s.at, deliverability_signal_label = s.label, updated_at = $2::timestamptz
+FROM jsonb_to_recordset($24::jsonb) AS s(campaign_id bigint, at timestamptz, label text)
+WHERE c.workspace_id = $1::bigint AND c.id = s.campaign_id
   AND (c.deliverability_signal_at IS NULL OR c.deliverability_signal_at <= s.at);
 
 -- name: upsert-checkpoint
