@@ -34,6 +34,17 @@ func LockWorkspace(ctx context.Context, db *gorm.DB, workspaceID int64) error {
 	return err
 }
 
+// LockWorkspacePolicy is LockWorkspace returning the workspace's policy
+// overrides as GetPolicySettings does, in one round trip.
+func LockWorkspacePolicy(ctx context.Context, db *gorm.DB, workspaceID int64) (PolicySettings, error) {
+	ps := PolicySettings{WorkspaceID: workspaceID}
+	err := queryNamed(ctx, db, "lock-workspace-policy", func(r *sql.Rows) error {
+		return r.Scan(&ps.SoftBounceLimit, &ps.BackoffBaseSeconds, &ps.BackoffCapSeconds, &ps.StopOnHard,
+			&ps.SuppressOnAddressInvalid, &ps.SuppressOnComplaint, &ps.SuppressOnAnyHard)
+	}, workspaceID)
+	return ps, err
+}
+
 // RawInsert is one new message for InsertRawMessages. Hash is the hex
 // SHA-256 dedupe hash; Content the gzip-compressed bytes.
 type RawInsert struct {

@@ -198,10 +198,7 @@ func normMessageID(id string) string {
 // filled at the messages' batch positions.
 func (s *Service) recordWorkspace(ctx context.Context, tx *gorm.DB, now time.Time, group []*prepared, outcomes []Outcome) error {
 	ws := group[0].in.WorkspaceID
-	if err := store.LockWorkspace(ctx, tx, ws); err != nil {
-		return err
-	}
-	settings, err := store.GetPolicySettings(ctx, tx, ws)
+	settings, err := store.LockWorkspacePolicy(ctx, tx, ws)
 	if err != nil {
 		return err
 	}

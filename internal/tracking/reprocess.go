@@ -113,10 +113,7 @@ func (st *ReprocessStats) add(o ReprocessStats) {
 
 func (s *Service) reprocessGroup(ctx context.Context, tx *gorm.DB, ws int64, rawIDs []int64, st *ReprocessStats) error {
 	now := s.opts.Now().UTC()
-	if err := store.LockWorkspace(ctx, tx, ws); err != nil {
-		return err
-	}
-	settings, err := store.GetPolicySettings(ctx, tx, ws)
+	settings, err := store.LockWorkspacePolicy(ctx, tx, ws)
 	if err != nil {
 		return err
 	}

@@ -59,10 +59,7 @@ func (s *Service) RecordSent(ctx context.Context, workspaceID int64, msgs []Sent
 }
 
 func (s *Service) recordSent(ctx context.Context, tx *gorm.DB, ws int64, now time.Time, msgs []Sent, outs []SentOutcome) error {
-	if err := store.LockWorkspace(ctx, tx, ws); err != nil {
-		return err
-	}
-	settings, err := store.GetPolicySettings(ctx, tx, ws)
+	settings, err := store.LockWorkspacePolicy(ctx, tx, ws)
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,14 @@
 -- objid = workspace id modulo 2^31).
 SELECT pg_advisory_xact_lock(1380078674, ($1::bigint % 2147483647)::int);
 
+-- name: lock-workspace-policy
+-- lock-workspace, returning the workspace's policy overrides in the same
+-- round trip (NULLs: defaults; no row: every default).
+SELECT p.soft_bounce_limit, p.backoff_base_seconds, p.backoff_cap_seconds, p.stop_on_hard,
+       p.suppress_on_address_invalid, p.suppress_on_complaint, p.suppress_on_any_hard
+FROM (SELECT pg_advisory_xact_lock(1380078674, ($1::bigint % 2147483647)::int)) AS l
+LEFT JOIN policy_settings p ON p.workspace_id = $1::bigint;
+
 -- name: insert-raw-messages
 -- Stores new messages; a message whose dedupe hash the workspace already
 -- holds is skipped and not returned. $2.. are parallel arrays, one element
@@ -27,12 +35,6 @@ RETURNING id, encode(dedupe_hash, 'hex');
 SELECT id, encode(dedupe_hash, 'hex'), decode_status, decode_error
 FROM raw_messages
 WHERE workspace_id = $1 AND dedupe_hash = ANY ($2::bytea[]);
-
--- name: policy-settings
-SELECT soft_bounce_limit, backoff_base_seconds, backoff_cap_seconds, stop_on_hard,
-       suppress_on_address_invalid, suppress_on_complaint, suppress_on_any_hard
-FROM policy_settings
-WHERE workspace_id = $1;
 
 -- name: match-identifiers
 -- Matching rules 1-3 in one round trip: what the workspace holds for the
