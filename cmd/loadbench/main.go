@@ -29,6 +29,7 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"sync"
@@ -164,6 +165,7 @@ func run(ctx context.Context, args []string) error {
 	days := fs.Int("days", 30, "days of the daily series")
 	p99Target := fs.Duration("target-p99", 20*time.Millisecond, "p99 target")
 	rpsTarget := fs.Float64("target-rps", 2000, "requests/s target")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the measured run (server and clients) to this file")
 	_ = fs.Parse(args)
 
 	u, err := benchURL(*base, *name)
@@ -243,6 +245,17 @@ func run(ctx context.Context, args []string) error {
 	// Warm-up: connections, prepared statements, caches.
 	if err := drive(ctx, *clients, *warmup, time.Minute, one, nil); err != nil {
 		return fmt.Errorf("warm-up: %w", err)
+	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
 	}
 	lat := make([]time.Duration, 0, *requests)
 	var mu sync.Mutex
