@@ -124,6 +124,11 @@ var bounceSubjects = []string{
 	"delivery notification", "mail could not be delivered", "delivery problem", "bounce",
 	"returned to sender", "message delivery failure", "warning: could not send", "nondeliverable",
 	"non-delivery", "unable to deliver", "permanent error", "mail failure",
+	"non recapitabile", "non consegnato", "onbestelbaar", "olevererbart", "ikke levert", "kan ikke leveres",
+	"nie dostarczono", "niedostarczalna", "nedoručitelné", "teslim edilemedi", "no entregado",
+	"no se pudo entregar", "não foi possível entregar", "mensagem não entregue", "échec de la remise",
+	"échec de remise", "message non délivré", "zustellung fehlgeschlagen", "fehlgeschlagen",
+	"配送エラー", "配信エラー", "送信エラー", "エラーメール", "返送", "未送达", "退信", "无法投递",
 }
 
 func init() {
@@ -151,6 +156,11 @@ var genericBodyMarkers = []string{
 	"delivery failed", "delivery to the following recipient", "permanent error", "user unknown",
 	"does not exist", "unable to deliver", "failed permanently", "mailbox unavailable",
 	"returned to the sender", "delivery has failed", "no such user", "message could not",
+	"nicht zugestellt", "konnte nicht zugestellt", "unzustellbar", "n'a pas pu être remis", "n'a pas pu être délivré",
+	"no se pudo entregar", "no pudo ser entregado", "não foi possível entregar", "não pôde ser entregue",
+	"non è stato possibile recapitare", "non è stato recapitato", "kon niet worden bezorgd", "kunde inte levereras",
+	"не доставлено", "не было доставлено", "не может быть доставлено", "配送に失敗", "届きませんでした",
+	"送信できませんでした", "配信できませんでした", "无法送达", "投递失败",
 }
 
 // isDaemonSender reports a From of a mail system (mailer-daemon,
@@ -165,7 +175,8 @@ func isDaemonSender(fromL string) bool {
 // daemonSenders are From markers of mail systems (lower case).
 var daemonSenders = []string{"mailer-daemon", "mailer daemon", "postmaster", "post_master", "mail delivery",
 	"mail administrator", "mailer_daemon", "maildaemon", "mail-daemon", "mdaemon", "system administrator",
-	"post office", "mail system", "mailsystem", "delivery subsystem", "mail-router", "smtp gateway"}
+	"post office", "mail system", "mailsystem", "delivery subsystem", "mail-router", "smtp gateway",
+	"microsoftexchange"}
 
 // lineIter yields the lines of s with their start offsets.
 type lineIter struct {
