@@ -365,7 +365,7 @@ func cleanAddress(s string) string {
 		}
 	}
 	s = strings.Trim(s, " \t<>\"'`()[]{},;:.")
-	if sp := strings.IndexAny(s, " \t"); sp >= 0 {
+	if sp := strings.IndexAny(s, " \t\r\n"); sp >= 0 {
 		// "addr (comment)" or "addr said": keep the token holding "@".
 		for _, tok := range strings.Fields(s) {
 			if strings.Contains(tok, "@") {

@@ -544,5 +544,5 @@ func addressAround(s string, at int) (string, string) {
 }
 
 func isAddrStop(c byte) bool {
-	return c == ' ' || c == '\t' || c == '<' || c == '>' || c == '"' || c == '\'' || c == '(' || c == ')' || c == ',' || c == ';' || c == '[' || c == ']' || c == ':'
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '<' || c == '>' || c == '"' || c == '\'' || c == '(' || c == ')' || c == ',' || c == ';' || c == '[' || c == ']' || c == ':'
 }
