@@ -339,14 +339,14 @@ func TestQuotedPrintable(t *testing.T) {
 // TestCleanAddress checks address clean-up.
 func TestCleanAddress(t *testing.T) {
 	cases := map[string]string{
-		"rfc822; <John.Doe@EXAMPLE.com>":     "John.Doe@example.com",
-		"  kim@example.net.  ":               "kim@example.net",
-		"\"neko..nyaan\"@Example.ORG":        "\"neko..nyaan\"@example.org",
-		"Kim <kim@example.net> (comment)":    "kim@example.net",
-		"mailto:kim@example.net":             "kim@example.net",
+		"rfc822; <John.Doe@EXAMPLE.com>":    "John.Doe@example.com",
+		"  kim@example.net.  ":              "kim@example.net",
+		"\"neko..nyaan\"@Example.ORG":       "\"neko..nyaan\"@example.org",
+		"Kim <kim@example.net> (comment)":   "kim@example.net",
+		"mailto:kim@example.net":            "kim@example.net",
 		"kim@example.net\n\n-----\nbounced": "kim@example.net",
-		"no address here":                    "",
-		"@example.net":                       "",
+		"no address here":                   "",
+		"@example.net":                      "",
 	}
 	for in, want := range cases {
 		if got := cleanAddress(in); got != want {
