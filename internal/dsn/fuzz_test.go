@@ -2,6 +2,7 @@ package dsn
 
 import (
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -24,6 +25,11 @@ func FuzzDecode(f *testing.F) {
 		}
 		if len(res) > 0 && err != nil {
 			t.Fatalf("results with an error %v", err)
+		}
+		for _, r := range res {
+			if strings.ContainsAny(r.Recipient, "\r\n\t") || strings.ContainsAny(r.Status, " \n") {
+				t.Fatalf("malformed result %+v", r)
+			}
 		}
 	})
 }
