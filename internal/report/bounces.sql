@@ -14,7 +14,7 @@
 --             auto_replies, delayed, delivered, leads_bounced
 --   label     k1 label, k2 class, k3 code, n0 events
 --   dim       k1 dimension, k2 value, k3 mailbox name, n0..n8 metrics
---   day       k1 YYYY-MM-DD, n0..n8 metrics
+--   day       k1 YYYY-MM-DD, n0..n8 metrics (days without counters absent)
 --   burst     k1 end of the peak window's last period (RFC 3339, UTC),
 --             n0 blocks, n1 bounced, n2 qualifying windows (a window ends
 --             at each 15-minute period holding a bounce)
@@ -47,31 +47,52 @@ LEFT JOIN mailboxes m
 WHERE (d.sent, d.events, d.bounced, d.hard, d.soft, d.complaints, d.auto_replies, d.delayed, d.delivered)
       <> (0, 0, 0, 0, 0, 0, 0, 0, 0)
 UNION ALL
-SELECT 'day', to_char(x.day, 'YYYY-MM-DD'), '', '', x.sent, x.events, x.bounced, x.hard, x.soft,
-       x.complaints, x.auto_replies, x.delayed, x.delivered, 0
-FROM (SELECT (p.period_start AT TIME ZONE $3::text)::date AS day, SUM(p.sent)::bigint AS sent,
-             SUM(p.events)::bigint AS events, SUM(p.bounced)::bigint AS bounced, SUM(p.hard)::bigint AS hard,
-             SUM(p.soft)::bigint AS soft, SUM(p.complaints)::bigint AS complaints,
-             SUM(p.auto_replies)::bigint AS auto_replies, SUM(p.delayed)::bigint AS delayed,
-             SUM(p.delivered)::bigint AS delivered
-      FROM report_period_counters p, bounds b
-      -- A day's wider margin, then the exact calendar days below.
-      WHERE p.workspace_id = $1 AND p.{{SCOPE}}
-        AND p.period_start >= b.lo - interval '1 day' AND p.period_start < b.hi + interval '1 day'
-      GROUP BY 1) x
-WHERE x.day BETWEEN $4::date AND $5::date
+-- Day D in zone $3 is [lo, hi) in UTC; alo and ahi are the UTC midnights
+-- nearest to lo and hi. [lo, hi) = [lo, alo) + [alo, ahi) + [ahi, hi), a
+-- piece counted negatively when it runs backwards: UTC days from
+-- report_day_counters, the two edge pieces from report_period_counters.
+SELECT 'day', to_char(x.day, 'YYYY-MM-DD'), '', '', SUM(x.sent)::bigint, SUM(x.events)::bigint,
+       SUM(x.bounced)::bigint, SUM(x.hard)::bigint, SUM(x.soft)::bigint, SUM(x.complaints)::bigint,
+       SUM(x.auto_replies)::bigint, SUM(x.delayed)::bigint, SUM(x.delivered)::bigint, 0
+FROM (SELECT s.day, dc.sent, dc.events, dc.bounced, dc.hard, dc.soft, dc.complaints, dc.auto_replies, dc.delayed,
+             dc.delivered
+      FROM spans s
+      JOIN report_day_counters dc
+        ON dc.workspace_id = $1 AND dc.{{SCOPE}}
+       AND dc.day >= (s.alo AT TIME ZONE 'UTC')::date AND dc.day < (s.ahi AT TIME ZONE 'UTC')::date
+      UNION ALL
+      SELECT e.day, e.sign * p.sent, e.sign * p.events, e.sign * p.bounced, e.sign * p.hard, e.sign * p.soft,
+             e.sign * p.complaints, e.sign * p.auto_replies, e.sign * p.delayed, e.sign * p.delivered
+      FROM edges e
+      JOIN report_period_counters p
+        ON p.workspace_id = $1 AND p.{{SCOPE}}
+       AND p.period_start >= e.a AND p.period_start < e.b) x
+GROUP BY x.day
 UNION ALL
+-- Burst: a qualifying window (four periods, at least {{BURST_MIN_BLOCKS}}
+-- blocks) holds a period with at least a quarter of them, so only windows
+-- ending within 45 minutes after such a period are evaluated.
 (SELECT 'burst', to_char((w.period_start + interval '15 minutes') AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
         '', '', w.blocks, w.bounced, count(*) OVER (), 0, 0, 0, 0, 0, 0, 0
- FROM (SELECT s.period_start,
-              (SUM(s.blocks) OVER win)::bigint AS blocks, (SUM(s.bounced) OVER win)::bigint AS bounced
-       FROM (SELECT k.period_start, SUM(k.blocks) AS blocks, SUM(k.bounced) AS bounced
-             FROM report_block_counters k, bounds b
-             WHERE k.workspace_id = $1 AND k.{{SCOPE}}
-               AND k.period_start >= b.lo AND k.period_start < b.hi
-             GROUP BY 1
-             HAVING SUM(k.bounced) <> 0) s
-       WINDOW win AS (ORDER BY s.period_start RANGE BETWEEN interval '45 minutes' PRECEDING AND CURRENT ROW)) w
+ FROM (SELECT en.period_start, SUM(k.blocks)::bigint AS blocks, SUM(k.bounced)::bigint AS bounced
+       FROM (SELECT DISTINCT e.period_start
+             FROM (SELECT DISTINCT c.period_start
+                   FROM report_block_counters c, bounds b
+                   WHERE c.workspace_id = $1 AND c.{{SCOPE}} AND c.blocks > 0
+                     AND c.period_start >= b.lo AND c.period_start < b.hi
+                   GROUP BY c.period_start
+                   HAVING SUM(c.blocks) >= {{BURST_CAND_MIN}}) cand
+             JOIN report_block_counters e
+               ON e.workspace_id = $1 AND e.{{SCOPE}} AND e.bounced <> 0
+              AND e.period_start >= cand.period_start AND e.period_start <= cand.period_start + interval '45 minutes',
+             bounds b
+             WHERE e.period_start < b.hi) en
+       JOIN report_block_counters k
+         ON k.workspace_id = $1 AND k.{{SCOPE}}
+        AND k.period_start > en.period_start - interval '1 hour' AND k.period_start <= en.period_start,
+       bounds b
+       WHERE k.period_start >= b.lo
+       GROUP BY en.period_start) w
  WHERE w.blocks >= {{BURST_MIN_BLOCKS}} AND w.blocks * 100 >= w.bounced * {{BURST_MIN_SHARE_PCT}}
  ORDER BY w.blocks DESC, w.period_start
  LIMIT 1)

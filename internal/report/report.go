@@ -8,9 +8,11 @@
 //     (internal/codes) from report_label_counters;
 //   - per receiving provider and per sending mailbox from
 //     report_dimension_counters;
-//   - a daily series in any IANA time zone from report_period_counters
-//     (15-minute periods; every UTC offset in use since 2000 is a multiple
-//     of 15 minutes, so calendar days in any zone are exact sums of periods);
+//   - a daily series in any IANA time zone from report_day_counters (UTC
+//     days, rolled up from report_period_counters by migrations/00042)
+//     plus the 15-minute periods between a local midnight and the nearest
+//     UTC midnight (every UTC offset in use since 2000 is a multiple of 15
+//     minutes, so calendar days in any zone are exact);
 //   - deliverability signals (Signals, signal.go), the sender-side block
 //     burst from report_block_counters (migrations/00040).
 //
@@ -220,11 +222,27 @@ var bouncesSQL string
 //go:embed stamp.sql
 var stampSQL string
 
-// boundsCTE gives bounces.sql the UTC bounds of the report's days: local
-// midnight of $4 and of the day after $5 in zone $3.
+// boundsCTE gives bounces.sql the UTC bounds of the report's days (bounds:
+// local midnight of $4 and of the day after $5 in zone $3), each day's
+// bounds lo and hi with the UTC midnights nearest to them, alo and ahi
+// (spans), and the pieces between them (edges: [a, b) counted with sign).
 const boundsCTE = `WITH bounds AS (
     SELECT ($4::date::timestamp AT TIME ZONE $3::text) AS lo,
            (($5::date + 1)::timestamp AT TIME ZONE $3::text) AS hi
+), local_days AS (
+    SELECT d::date AS day, (d AT TIME ZONE $3::text) AS lo, ((d + interval '1 day') AT TIME ZONE $3::text) AS hi
+    FROM generate_series($4::date::timestamp, $5::date::timestamp, interval '1 day') d
+), spans AS (
+    SELECT day, lo, hi,
+           date_bin('1 day', lo + interval '12 hours', timestamptz '2000-01-01 00:00:00+00') AS alo,
+           date_bin('1 day', hi + interval '12 hours', timestamptz '2000-01-01 00:00:00+00') AS ahi
+    FROM local_days
+), edges AS (
+    SELECT day, CASE WHEN lo < alo THEN 1 ELSE -1 END AS sign, least(lo, alo) AS a, greatest(lo, alo) AS b
+    FROM spans WHERE lo <> alo
+    UNION ALL
+    SELECT day, CASE WHEN ahi < hi THEN 1 ELSE -1 END, least(ahi, hi), greatest(ahi, hi)
+    FROM spans WHERE ahi <> hi
 )
 `
 
@@ -245,6 +263,7 @@ func buildSQL(scope string) string {
 		"{{SCOPE}}", scope,
 		"{{BURST_MIN_BLOCKS}}", strconv.Itoa(BurstMinBlocks),
 		"{{BURST_MIN_SHARE_PCT}}", strconv.Itoa(BurstMinSharePct),
+		"{{BURST_CAND_MIN}}", strconv.Itoa((BurstMinBlocks+3)/4),
 	).Replace(stampSQL+"\nUNION ALL\n"+bouncesSQL)
 }
 
