@@ -17,20 +17,25 @@ package dsn
 //     stop lines of its error section, how it lists recipients, phrase
 //     hints) in a new file text_<family>.go and add it from an init
 //     function with registerText(priority, formats...). The "text"
-//     recogniser below runs every registered text format through the
-//     shared engine; a format needing more sets textFormat.parse.
+//     recogniser (format_text.go) runs the registered text formats through
+//     the shared engine; a format needing more sets textFormat.parse.
 //
 //  2. A structured format: call register with a Recogniser whose Detect and
 //     Parse work on *message directly (see rfc3464.go, arf.go, autoreply.go).
 //     Structured recognisers see the parsed MIME tree: the delivery-status,
 //     feedback-report and returned-original parts, the decoded body text.
 //
-// Bounces take priority over auto-replies: rfc3834 (autoreply.go) runs
-// after every bounce recogniser, since mailer daemons also send
-// Auto-Submitted: auto-replied.
+// The registered order: mdn (3, read receipts are not bounces), arf (5),
+// rfc3464 (10), amazonses-json (20), rfc3464-text (30, report fields in
+// the body), text (500, the free-text formats), forwarded (940, a bounce
+// enclosed in another message), generic (960, any mail system's message
+// naming a recipient), rfc3834 (970). Bounces take priority over
+// auto-replies: rfc3834 (autoreply.go) runs after every bounce recogniser,
+// since mailer daemons also send Auto-Submitted: auto-replied.
 //
 // Add a fixture pair to testdata/ (<case>.eml and <case>.golden.json, made
-// with go test -run TestGolden -update) for every format added.
+// with go test ./internal/dsn -run TestGolden -update) for every format
+// added, and check `make corpus` before and after.
 
 import "sort"
 
