@@ -59,11 +59,18 @@ func (m *message) lowerText() string {
 	return m.textL
 }
 
-// Decode decodes one raw message (LF or CRLF line endings) into one Result
-// per recipient. A message that is not a bounce, complaint, auto-reply or
-// delivery report yields exactly one Result of KindNotBounce. An empty
-// result always comes with an error; a message that cannot be read yields a
-// *DecodeError naming the part and the reason.
+// Decode decodes one raw message (LF or CRLF line endings, normalised once)
+// into one Result per recipient, in the order the message lists them. A
+// message that is not a bounce, complaint, auto-reply or delivery report
+// yields exactly one Result of KindNotBounce. An empty result always comes
+// with an error; a message that cannot be read (empty, no header, MIME
+// nesting deeper than MaxDepth, too many parts) yields a *DecodeError
+// naming the part and the reason.
+//
+// An mbox file holding several messages gives the results of each in turn.
+// Memory stays bounded on large input: the returned original is sliced,
+// never decoded, and at most 1 MiB of a text part is read. Decode is safe
+// for concurrent use; results share no memory with raw.
 func Decode(raw []byte) ([]Result, error) {
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return nil, &DecodeError{Part: "message", Reason: "empty input"}
