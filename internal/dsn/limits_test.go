@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"os"
+	"reflect"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -250,4 +253,40 @@ func BenchmarkDecodeLarge(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(worst)/float64(len(raw)), "peakheap/size")
+}
+
+// TestConcurrentDecode decodes the fixtures from several goroutines at once
+// and checks each gets the same results as alone (run with -race to check
+// for shared state).
+func TestConcurrentDecode(t *testing.T) {
+	files := fixtures(t)
+	want := make([][]Result, len(files))
+	raws := make([][]byte, len(files))
+	for i, f := range files {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raws[i] = raw
+		want[i], _ = Decode(raw)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, 8*len(files))
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i, raw := range raws {
+				got, _ := Decode(raw)
+				if !reflect.DeepEqual(got, want[i]) {
+					errs <- files[i]
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for f := range errs {
+		t.Errorf("%s: concurrent decode differs", f)
+	}
 }
