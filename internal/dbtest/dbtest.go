@@ -243,7 +243,7 @@ func create(tb testing.TB, a *sql.DB, tmpl string) string {
 	tb.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), timeout)
 		defer cancel()
-		if _, err := a.ExecContext(ctx, "DROP DATABASE IF EXISTS "+quote(name)+" WITH (FORCE)"); err != nil {
+		if err := dropDatabase(ctx, a, name); err != nil {
 			tb.Errorf("dbtest: drop database %s: %v", name, err)
 		}
 	})
@@ -251,6 +251,24 @@ func create(tb testing.TB, a *sql.DB, tmpl string) string {
 	base := adminURL
 	mu.Unlock()
 	return withDatabase(base, name)
+}
+
+// dropDatabase drops name, terminating its sessions. A non-superuser cannot
+// terminate an autovacuum worker that happens to be connected (SQLSTATE
+// 42501), so the drop is retried for a few seconds while that worker ends.
+func dropDatabase(ctx context.Context, a *sql.DB, name string) error {
+	var err error
+	for attempt := 0; attempt < 20; attempt++ {
+		if _, err = a.ExecContext(ctx, "DROP DATABASE IF EXISTS "+quote(name)+" WITH (FORCE)"); err == nil {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(250 * time.Millisecond):
+		}
+	}
+	return err
 }
 
 // migrationsHash is a short hash of the embedded migration files' names and
