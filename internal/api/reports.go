@@ -64,8 +64,6 @@ func (h *handlers) bounceReport(c echo.Context, campaign int64, filename string)
 	switch {
 	case errors.Is(err, report.ErrNotFound):
 		return notFound("campaign")
-	case errors.Is(err, report.ErrUnknownZone):
-		return invalidField("query", "tz", "this time zone is unknown to the database; use another IANA name")
 	case err != nil:
 		return err
 	}

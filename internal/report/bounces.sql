@@ -4,8 +4,9 @@
 -- "campaign_id <> 0 AND $2::bigint IS NULL" for every campaign of the
 -- workspace (campaign 0, unmatched events, is left out).
 --
--- $1 workspace, $2 campaign (NULL for all), $3 IANA time zone, $4 first and
--- $5 last calendar day (inclusive) in that zone.
+-- $1 workspace, $2 campaign (NULL for all), [$3, $4) the report's days in
+-- UTC (local midnight of the first day to local midnight after the last),
+-- $5..$11 the pieces of the daily series (below).
 --
 -- The statement starts with the stamp row (stamp.sql, one snapshot with the
 -- figures), then: UNION ALL and the rows below. Every row has the shape
@@ -47,52 +48,56 @@ LEFT JOIN mailboxes m
 WHERE (d.sent, d.events, d.bounced, d.hard, d.soft, d.complaints, d.auto_replies, d.delayed, d.delivered)
       <> (0, 0, 0, 0, 0, 0, 0, 0, 0)
 UNION ALL
--- Day D in zone $3 is [lo, hi) in UTC; alo and ahi are the UTC midnights
+-- Day D of the zone is [lo, hi) in UTC; alo and ahi are the UTC midnights
 -- nearest to lo and hi. [lo, hi) = [lo, alo) + [alo, ahi) + [ahi, hi), a
--- piece counted negatively when it runs backwards: UTC days from
--- report_day_counters, the two edge pieces from report_period_counters.
-SELECT 'day', to_char(x.day, 'YYYY-MM-DD'), '', '', SUM(x.sent)::bigint, SUM(x.events)::bigint,
+-- piece counted negatively when it runs backwards: the UTC days [alo, ahi)
+-- from report_day_counters ($5 days, $6 and $7 their UTC dates), the two
+-- edge pieces from report_period_counters ($8 day, $9 sign, [$10, $11)).
+-- The caller computes the pieces from the tz database.
+SELECT 'day', x.day, '', '', SUM(x.sent)::bigint, SUM(x.events)::bigint,
        SUM(x.bounced)::bigint, SUM(x.hard)::bigint, SUM(x.soft)::bigint, SUM(x.complaints)::bigint,
        SUM(x.auto_replies)::bigint, SUM(x.delayed)::bigint, SUM(x.delivered)::bigint, 0
+-- OFFSET 0 keeps each lateral subquery a parameterized index range scan.
 FROM (SELECT s.day, dc.sent, dc.events, dc.bounced, dc.hard, dc.soft, dc.complaints, dc.auto_replies, dc.delayed,
              dc.delivered
-      FROM spans s
-      JOIN report_day_counters dc
-        ON dc.workspace_id = $1 AND dc.{{SCOPE}}
-       AND dc.day >= (s.alo AT TIME ZONE 'UTC')::date AND dc.day < (s.ahi AT TIME ZONE 'UTC')::date
+      FROM unnest($5::text[], $6::text[]::date[], $7::text[]::date[]) AS s(day, ufrom, uto)
+      CROSS JOIN LATERAL (SELECT * FROM report_day_counters d
+                          WHERE d.workspace_id = $1 AND d.{{SCOPE}} AND d.day >= s.ufrom AND d.day < s.uto
+                          OFFSET 0) dc
       UNION ALL
       SELECT e.day, e.sign * p.sent, e.sign * p.events, e.sign * p.bounced, e.sign * p.hard, e.sign * p.soft,
              e.sign * p.complaints, e.sign * p.auto_replies, e.sign * p.delayed, e.sign * p.delivered
-      FROM edges e
-      JOIN report_period_counters p
-        ON p.workspace_id = $1 AND p.{{SCOPE}}
-       AND p.period_start >= e.a AND p.period_start < e.b) x
+      FROM unnest($8::text[], $9::int[], $10::timestamptz[], $11::timestamptz[]) AS e(day, sign, a, b)
+      CROSS JOIN LATERAL (SELECT * FROM report_period_counters r
+                          WHERE r.workspace_id = $1 AND r.{{SCOPE}} AND r.period_start >= e.a AND r.period_start < e.b
+                          OFFSET 0) p) x
 GROUP BY x.day
 UNION ALL
--- Burst: a qualifying window (four periods, at least {{BURST_MIN_BLOCKS}}
--- blocks) holds a period with at least a quarter of them, so only windows
--- ending within 45 minutes after such a period are evaluated.
+-- Burst over [$3, $4): a qualifying window (four periods, at least
+-- {{BURST_MIN_BLOCKS}} blocks) holds a period with at least a quarter of
+-- them, so only windows ending within 45 minutes after such a period are
+-- evaluated.
 (SELECT 'burst', to_char((w.period_start + interval '15 minutes') AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
         '', '', w.blocks, w.bounced, count(*) OVER (), 0, 0, 0, 0, 0, 0, 0
- FROM (SELECT en.period_start, SUM(k.blocks)::bigint AS blocks, SUM(k.bounced)::bigint AS bounced
+ FROM (SELECT en.period_start, s.blocks, s.bounced
        FROM (SELECT DISTINCT e.period_start
-             FROM (SELECT DISTINCT c.period_start
-                   FROM report_block_counters c, bounds b
+             FROM (SELECT c.period_start
+                   FROM report_block_counters c
                    WHERE c.workspace_id = $1 AND c.{{SCOPE}} AND c.blocks > 0
-                     AND c.period_start >= b.lo AND c.period_start < b.hi
+                     AND c.period_start >= $3::timestamptz AND c.period_start < $4::timestamptz
                    GROUP BY c.period_start
                    HAVING SUM(c.blocks) >= {{BURST_CAND_MIN}}) cand
-             JOIN report_block_counters e
-               ON e.workspace_id = $1 AND e.{{SCOPE}} AND e.bounced <> 0
-              AND e.period_start >= cand.period_start AND e.period_start <= cand.period_start + interval '45 minutes',
-             bounds b
-             WHERE e.period_start < b.hi) en
-       JOIN report_block_counters k
-         ON k.workspace_id = $1 AND k.{{SCOPE}}
-        AND k.period_start > en.period_start - interval '1 hour' AND k.period_start <= en.period_start,
-       bounds b
-       WHERE k.period_start >= b.lo
-       GROUP BY en.period_start) w
+             JOIN LATERAL (SELECT e.period_start
+                           FROM report_block_counters e
+                           WHERE e.workspace_id = $1 AND e.{{SCOPE}} AND e.bounced <> 0
+                             AND e.period_start >= cand.period_start
+                             AND e.period_start <= cand.period_start + interval '45 minutes'
+                             AND e.period_start < $4::timestamptz) e ON true) en
+       CROSS JOIN LATERAL (SELECT SUM(k.blocks)::bigint AS blocks, SUM(k.bounced)::bigint AS bounced
+                           FROM report_block_counters k
+                           WHERE k.workspace_id = $1 AND k.{{SCOPE}}
+                             AND k.period_start > en.period_start - interval '1 hour'
+                             AND k.period_start <= en.period_start AND k.period_start >= $3::timestamptz) s) w
  WHERE w.blocks >= {{BURST_MIN_BLOCKS}} AND w.blocks * 100 >= w.bounced * {{BURST_MIN_SHARE_PCT}}
  ORDER BY w.blocks DESC, w.period_start
  LIMIT 1)
