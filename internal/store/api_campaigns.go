@@ -61,9 +61,10 @@ func UpdateCampaign(ctx context.Context, db *gorm.DB, workspaceID, id int64, col
 }
 
 // DeleteCampaign deletes campaign id of workspaceID with its leads, sent
-// messages, timelines and report counters. Its bounce events stay, marked
-// unmatched (the schema requires campaign_id and matched_by to be NULL
-// together).
+// messages and timelines. Its bounce events stay, marked unmatched (the
+// schema requires campaign_id and matched_by to be NULL together), and the
+// workspace's report counters are rebuilt (a scan of its events: deletions
+// are rare).
 func DeleteCampaign(ctx context.Context, db *gorm.DB, workspaceID, id int64) error {
 	err := db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		var c Campaign
@@ -74,13 +75,12 @@ func DeleteCampaign(ctx context.Context, db *gorm.DB, workspaceID, id int64) err
 			Updates(map[string]any{"campaign_id": nil, "lead_id": nil, "sent_message_id": nil, "matched_by": nil}).Error; err != nil {
 			return err
 		}
-		for _, table := range []string{"report_campaign_counters", "report_dimension_counters",
-			"report_label_counters", "report_period_counters"} {
-			if err := tx.Exec("DELETE FROM "+table+" WHERE workspace_id = ? AND campaign_id = ?", workspaceID, id).Error; err != nil {
-				return err
-			}
+		if err := tx.Where("workspace_id = ? AND id = ?", workspaceID, id).Delete(&Campaign{}).Error; err != nil {
+			return err
 		}
-		return tx.Where("workspace_id = ? AND id = ?", workspaceID, id).Delete(&Campaign{}).Error
+		// The campaign's events now count as unmatched and its sends are
+		// gone: rebuild the workspace's counters so reports stay exact.
+		return RecountCounters(ctx, tx, workspaceID)
 	})
 	return Translate("delete campaign", err)
 }

@@ -69,16 +69,22 @@ func UpdateLead(ctx context.Context, db *gorm.DB, workspaceID, id int64, cols ma
 }
 
 // DeleteLead deletes lead id of workspaceID with its sent messages and
-// timeline; its bounce events stay, without the lead.
+// timeline; its bounce events stay, without the lead. The workspace's report
+// counters are rebuilt in the same transaction.
 func DeleteLead(ctx context.Context, db *gorm.DB, workspaceID, id int64) error {
-	res := db.WithContext(ctx).Where("workspace_id = ? AND id = ?", workspaceID, id).Delete(&Lead{})
-	if res.Error != nil {
-		return Translate("delete lead", res.Error)
-	}
-	if res.RowsAffected == 0 {
-		return Translate("delete lead", gorm.ErrRecordNotFound)
-	}
-	return nil
+	err := db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		res := tx.Where("workspace_id = ? AND id = ?", workspaceID, id).Delete(&Lead{})
+		if res.Error != nil {
+			return res.Error
+		}
+		if res.RowsAffected == 0 {
+			return gorm.ErrRecordNotFound
+		}
+		// Its sent messages went with it: rebuild the counters so "messages
+		// sent" and the rates stay exact.
+		return RecountCounters(ctx, tx, workspaceID)
+	})
+	return Translate("delete lead", err)
 }
 
 // ExistingLeadKeys returns which of emails and externalIDs campaignID of
