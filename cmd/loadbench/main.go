@@ -165,6 +165,7 @@ func run(ctx context.Context, args []string) error {
 	days := fs.Int("days", 30, "days of the daily series")
 	p99Target := fs.Duration("target-p99", 20*time.Millisecond, "p99 target")
 	rpsTarget := fs.Float64("target-rps", 2000, "requests/s target")
+	route := fs.String("route", "report", "report: the campaign report; workspace: GET /v1/workspace (the floor: authentication and one query) for comparison")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the measured run (server and clients) to this file")
 	_ = fs.Parse(args)
 
@@ -218,7 +219,11 @@ func run(ctx context.Context, args []string) error {
 
 	one := func(rng *rand.Rand) (time.Duration, error) {
 		id := camps[rng.IntN(len(camps))]
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, fmt.Sprintf("%s/v1/campaigns/%d/reports/bounces%s", baseURL, id, query), nil)
+		target := fmt.Sprintf("%s/v1/campaigns/%d/reports/bounces%s", baseURL, id, query)
+		if *route == "workspace" {
+			target = baseURL + "/v1/workspace"
+		}
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, target, nil)
 		if err != nil {
 			return 0, err
 		}
@@ -240,8 +245,8 @@ func run(ctx context.Context, args []string) error {
 		return d, nil
 	}
 
-	fmt.Printf("loadbench: %d campaigns, %d events (workspace %d); %d clients, up to %d requests or %s; days %s..%s %s\n",
-		len(camps), events, ws, *clients, *requests, *duration, from.Format(time.DateOnly), to.Format(time.DateOnly), *tz)
+	fmt.Printf("loadbench: route %s; %d campaigns, %d events (workspace %d); %d clients, up to %d requests or %s; days %s..%s %s\n",
+		*route, len(camps), events, ws, *clients, *requests, *duration, from.Format(time.DateOnly), to.Format(time.DateOnly), *tz)
 	// Warm-up: connections, prepared statements, caches.
 	if err := drive(ctx, *clients, *warmup, time.Minute, one, nil); err != nil {
 		return fmt.Errorf("warm-up: %w", err)
