@@ -11,8 +11,10 @@ const (
 	// HardRateWarning and HardRateCritical are the hard-bounce rates (hard
 	// bounces over messages sent, lifetime totals) at or above which the
 	// hard_bounce_rate signal is a warning or critical.
-	HardRateWarning  = 0.02
-	HardRateCritical = 0.05
+	HardRateWarningPct  = 2
+	HardRateCriticalPct = 5
+	HardRateWarning     = float64(HardRateWarningPct) / 100
+	HardRateCritical    = float64(HardRateCriticalPct) / 100
 
 	// DeferralFactor: a provider whose soft-bounce rate is at least this
 	// many times the soft-bounce rate of every other provider together
@@ -63,15 +65,17 @@ type Signal struct {
 // none applies.
 func Signals(r *Report) []Signal {
 	out := []Signal{}
-	if r.Totals.Sent > 0 {
-		rate := r.Totals.HardBounceRate
+	// Thresholds are compared in integers (hard*100 >= sent*2), so a rate
+	// exactly at a threshold meets it whatever float rounding would say.
+	if t := r.Totals; t.Sent > 0 {
+		rate := t.HardBounceRate
 		switch {
-		case rate >= HardRateCritical:
+		case t.Hard*100 >= t.Sent*HardRateCriticalPct:
 			out = append(out, Signal{Type: SignalHardBounceRate, Severity: "critical", Value: rate, Threshold: HardRateCritical,
-				Message: fmt.Sprintf("hard-bounce rate %.2f%% is at or above %.0f%%: check the list's quality and stop sending to it", rate*100, HardRateCritical*100)})
-		case rate >= HardRateWarning:
+				Message: fmt.Sprintf("hard-bounce rate %.2f%% is at or above %d%%: check the list's quality and stop sending to it", rate*100, HardRateCriticalPct)})
+		case t.Hard*100 >= t.Sent*HardRateWarningPct:
 			out = append(out, Signal{Type: SignalHardBounceRate, Severity: "warning", Value: rate, Threshold: HardRateWarning,
-				Message: fmt.Sprintf("hard-bounce rate %.2f%% is at or above %.0f%%", rate*100, HardRateWarning*100)})
+				Message: fmt.Sprintf("hard-bounce rate %.2f%% is at or above %d%%", rate*100, HardRateWarningPct)})
 		}
 	}
 	var all Counts
@@ -84,7 +88,7 @@ func Signals(r *Report) []Signal {
 			continue
 		}
 		rate, others := ratio(p.Soft, p.Sent), ratio(otherSoft, otherSent)
-		if rate >= DeferralFactor*others {
+		if p.Soft*otherSent >= DeferralFactor*otherSoft*p.Sent { // rate >= factor * others, in integers
 			out = append(out, Signal{Type: SignalProviderDeferral, Severity: "warning", Provider: p.Provider,
 				Value: rate, Threshold: DeferralFactor * others,
 				Message: fmt.Sprintf("%s defers at a soft-bounce rate of %.2f%%, %d times or more the other providers' %.2f%%: a reputation problem with %s is likely",
