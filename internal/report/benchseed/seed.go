@@ -264,7 +264,8 @@ func Seed(ctx context.Context, db *sql.DB, name string, o Options, progress func
 
 // Verify checks that the workspace's report counters equal the aggregation
 // from scratch over its events and sent messages (store.AggregateCounters),
-// and that report_block_counters equals its own aggregation. It scans every
+// that report_block_counters equals its own aggregation and
+// report_day_counters the sums of report_period_counters. It scans every
 // event: for checking a seed, never for serving.
 func Verify(ctx context.Context, db *gorm.DB, workspaceID int64) error {
 	stored, err := store.StoredCounters(ctx, db, workspaceID)
@@ -300,6 +301,25 @@ func Verify(ctx context.Context, db *gorm.DB, workspaceID int64) error {
 	}
 	if diff != 0 {
 		return fmt.Errorf("benchseed: verify: %d block counter rows differ from the aggregation over events", diff)
+	}
+	err = db.WithContext(ctx).Raw(`
+		WITH a AS (
+			SELECT campaign_id, (period_start AT TIME ZONE 'UTC')::date AS day, sum(sent) AS sent, sum(events) AS events,
+			       sum(bounced) AS bounced, sum(hard) AS hard, sum(soft) AS soft, sum(complaints) AS complaints,
+			       sum(auto_replies) AS auto_replies, sum(delayed) AS delayed, sum(delivered) AS delivered
+			FROM report_period_counters WHERE workspace_id = ? GROUP BY 1, 2
+		), d AS (SELECT * FROM report_day_counters WHERE workspace_id = ?)
+		SELECT count(*) FROM a FULL JOIN d USING (campaign_id, day)
+		WHERE (a.sent, a.events, a.bounced, a.hard, a.soft, a.complaints, a.auto_replies, a.delayed, a.delivered)
+		      IS DISTINCT FROM (d.sent, d.events, d.bounced, d.hard, d.soft, d.complaints, d.auto_replies, d.delayed, d.delivered)
+		  AND NOT (a.campaign_id IS NULL AND (d.sent, d.events, d.bounced, d.hard, d.soft, d.complaints, d.auto_replies,
+		                                      d.delayed, d.delivered) = (0, 0, 0, 0, 0, 0, 0, 0, 0))`,
+		workspaceID, workspaceID).Scan(&diff).Error
+	if err != nil {
+		return fmt.Errorf("benchseed: verify days: %w", err)
+	}
+	if diff != 0 {
+		return fmt.Errorf("benchseed: verify: %d day counter rows differ from their periods", diff)
 	}
 	return nil
 }
