@@ -16,8 +16,13 @@
 //   - deliverability signals (Signals, signal.go), the sender-side block
 //     burst from report_block_counters (migrations/00040).
 //
-// A report is read with one SQL statement (bounces.sql), so it costs one
-// round trip. Bounces returns it as a value; WriteCSV flattens it.
+// A report is computed by one SQL statement (bounces.sql, about 2 ms for
+// a campaign with 10,000 events over 90 days) and kept in memory by
+// Service's Cache: it is served again, after one small query comparing its
+// stamp (the campaign's version, which triggers bump in every transaction
+// writing its events or sends; its name; the mailbox names), only while
+// nothing it shows has changed. Bounces returns a report; WriteCSV
+// flattens one into a CSV table.
 package report
 
 import (
