@@ -45,6 +45,8 @@ func Classify(r dsn.Result) Verdict {
 		Hint:           r.Hint,
 		Command:        r.Command,
 		Action:         r.Action,
+		RemoteMTA:      r.RemoteMTA,
+		ReportingMTA:   r.ReportingMTA,
 	})
 
 	digit := codeClass(r.Status)
@@ -84,6 +86,10 @@ type Evidence struct {
 	// Action is the RFC 3464 §2.3.3 action, lower case ("failed",
 	// "delayed"), or "".
 	Action string
+	// RemoteMTA and ReportingMTA are the host names of the receiving
+	// server and of the server that wrote the report (RFC 3464 §2.3.5,
+	// §2.2.2), or "": they select provider-specific meanings (rhost.go).
+	RemoteMTA, ReportingMTA string
 }
 
 // Reason decides the reason of a failed or delayed delivery from its status
@@ -105,6 +111,9 @@ var retryHints = map[string]bool{
 // nothing known, ReasonUndefined when it carries none. The evidence is
 // weighed in this order, the first that answers winning:
 //
+//  0. a provider's own codes and replies (rhost.go): the tables of the
+//     receiving system named by Remote-MTA or Reporting-MTA, and the
+//     Orange / La Poste references found in the text;
 //  1. the decoder's Hint, when it names a definite cause (not one of
 //     retryHints): a format that maps a fixed sentence to a reason (qmail,
 //     Japanese carriers, Google Groups ...) knows its own wording;
@@ -137,10 +146,6 @@ var retryHints = map[string]bool{
 // Yahoo, Domino ...; reasonUserUnknownDefinite) stays userunknown. See
 // byCommand and refine.
 func ReasonOf(e Evidence) string {
-	if e.Hint != "" && isReason(e.Hint) && !retryHints[e.Hint] {
-		return e.Hint
-	}
-
 	var buf [2048]byte
 	var ms [16]match
 	text := normalize(e.Diagnostic, buf[:])
@@ -151,6 +156,18 @@ func ReasonOf(e Evidence) string {
 			command, commandKnown = commandIn(text), true
 		}
 		return command
+	}
+	if h := hostRuleFor(e.RemoteMTA, e.ReportingMTA); h != nil {
+		if r := h.reason(text, e.Status, commandOf); r != "" {
+			return r
+		}
+	}
+	if r := orangeReason(text); r != "" {
+		return r
+	}
+
+	if e.Hint != "" && isReason(e.Hint) && !retryHints[e.Hint] {
+		return e.Hint
 	}
 
 	found := strongPhrases.find(text, ms[:0])

@@ -645,6 +645,8 @@ var strongPhraseTable = []phraseRule{
 	{reasonUserUnknownDefinite, "ディレクトリには見つかりません"},                                    // Lotus Domino (Japanese)
 	{reasonUserUnknownDefinite, "suppressed sending to this address"},                 // Amazon SES suppression list (earlier invalid-address bounce)
 	{reasonUserUnknownDefinite, "d au moins un destinataire invalide"},                // La Poste
+	{reasonUserUnknownDefinite, "mail.local: unknown user"},                           // Sendmail's local delivery agent: no such local account
+	{reasonUserUnknownDefinite, "mail.local: user unknown"},
 
 	// ---- userunknown: no such mailbox at that domain
 	{ReasonUserUnknown, "user unknown"},

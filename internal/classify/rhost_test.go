@@ -1,0 +1,61 @@
+package classify
+
+import (
+	"testing"
+
+	"github.com/rebound-hq/rebound/internal/dsn"
+)
+
+// TestProviderRules checks the provider tables of rhost.go on replies
+// written after the providers' documented texts.
+func TestProviderRules(t *testing.T) {
+	cases := []struct {
+		remote, reporting, status, reply, command, diag string
+		reason                                          string
+		invalid                                         bool
+	}{
+		// NTT docomo: the same words mean a dead mailbox at RCPT TO and a
+		// sender refusal after DATA.
+		{"mfsmax.docomo.ne.jp", "", "5.0.0", "550", "RCPT", "550 Unknown user neko@docomo.example.jp", ReasonUserUnknown, true},
+		{"mfsmax.docomo.ne.jp.", "", "5.0.0", "550", "", "550 Unknown user neko@docomo.example.jp (in reply to end of DATA command)", ReasonRejected, false},
+		{"mfsmax.docomo.ne.jp", "", "5.2.0", "550", "DATA", "550 Unknown user neko@docomo.example.jp", ReasonFiltered, false},
+		{"mfsmax.docomo.ne.jp", "", "5.0.0", "552", "", "552 too much mail data", ReasonMailboxFull, false},
+		// without the host, the generic rules apply
+		{"mx.example.net", "", "5.0.0", "550", "DATA", "550 Unknown user neko@example.jp", ReasonFiltered, false},
+		// not a suffix at a label boundary
+		{"notdocomo.ne.jp", "", "5.0.0", "550", "DATA", "550 Unknown user neko@example.jp", ReasonFiltered, false},
+		// Symantec Email Security.cloud, recognised by the reporting host
+		{"mx.example.org", "server-7.bemta-3.messagelabs.com", "5.0.0", "550", "", "550 neko@example.org... No such user", ReasonUserUnknown, true},
+		{"", "cluster1.eu.messagelabs.com", "", "553", "", "553 sorry, your envelope sender is in my badmailfrom list (#5.7.1)", ReasonRejected, false},
+		{"", "cluster1.eu.messagelabs.com", "", "501", "", "501 Connection rejected by policy [7.7] 20805, please visit www.messagelabs.com/support", ReasonBadReputation, false},
+		// Orange / La Poste references, wherever the reply came from
+		{"", "", "4.2.0", "421", "", "421 4.2.0 Service refuse. Veuillez essayer plus tard. Service refused, please try later. OFR005_505 [505]", ReasonSystemError, false},
+		{"", "", "5.7.1", "554", "", "554 5.7.1 <mx.example.net[192.0.2.1]:1234>: Client host rejected: #216 lpn LPN000_630", ReasonPolicyViolation, false},
+		{"", "", "5.5.0", "550", "", "550 5.5.0 Le compte du destinataire est bloque. The recipient account isblocked. LPN007_426", ReasonSuspend, false},
+		{"", "", "5.1.1", "550", "", "550 5.1.1 Adresse d au moins un destinataire invalide. Invalid recipient. OFR_416 [416]", ReasonUserUnknown, true},
+		{"", "", "5.7.1", "550", "", "550 5.7.1 Service unavailable; client [192.0.2.1] blocked using Spamhaus LPNAAA_101", ReasonBlocked, false},
+		// a reference meaning only "try again later" leaves the generic
+		// rules ("service refused" is a refusal of our host)
+		{"", "", "4.2.1", "421", "", "421 4.2.1 Service refuse. Veuillez essayer plus tard. Service refused, please try later. LPN006_107", ReasonBlocked, false},
+		{"", "", "4.0.0", "421", "", "421 4.0.0 Veuillez essayer plus tard. LPN003_109", ReasonOnHold, false},
+		// not a reference: letters run on
+		{"", "", "5.0.0", "550", "", "550 OFRX_416 nonsense", ReasonOnHold, false},
+	}
+	for _, c := range cases {
+		v := Classify(dsn.Result{Kind: dsn.KindBounce, RemoteMTA: c.remote, ReportingMTA: c.reporting,
+			Status: c.status, ReplyCode: c.reply, Command: c.command, Diagnostic: c.diag, DiagnosticType: "smtp"})
+		if v.Reason != c.reason || v.AddressInvalid != c.invalid {
+			t.Errorf("%s/%s %q: got %s invalid=%v, want %s invalid=%v", c.remote, c.reporting, c.diag, v.Reason, v.AddressInvalid, c.reason, c.invalid)
+		}
+	}
+}
+
+// TestLocalDeliveryUnknownUser checks that the local delivery agent's
+// "unknown user" is a dead mailbox whatever code the report carries.
+func TestLocalDeliveryUnknownUser(t *testing.T) {
+	v := Classify(dsn.Result{Kind: dsn.KindBounce, Status: "5.5.0", ReplyCode: "554", DiagnosticType: "smtp",
+		Diagnostic: "mail.local: unknown user: neko 554 <neko@example.net>... Service unavailable"})
+	if v.Reason != ReasonUserUnknown || !v.AddressInvalid {
+		t.Errorf("got %+v", v)
+	}
+}
