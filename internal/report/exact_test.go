@@ -301,6 +301,18 @@ func TestReportExactUnderRandomLoad(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.checkAll("after reprocessing the second half with the old decoder", false)
+	// Deleting a campaign: its sends go, its events become unmatched, the
+	// counters are recounted; its report is gone, the workspace's follows.
+	gone := f.camps[1]
+	if err := store.DeleteCampaign(ctx, db, f.ws, gone); err != nil {
+		t.Fatal(err)
+	}
+	zone, _ := ParseZone("UTC")
+	if _, err := f.cached.Bounces(ctx, Query{WorkspaceID: f.ws, CampaignID: gone, Zone: zone, From: base, To: base}); err != ErrNotFound {
+		t.Fatalf("report of a deleted campaign: %v, want ErrNotFound", err)
+	}
+	f.camps = append(f.camps[:1], f.camps[2:]...)
+	f.checkAll("after deleting a campaign", false)
 	other.checkAll("the other workspace", false)
 }
 
