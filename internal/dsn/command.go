@@ -99,9 +99,11 @@ func matchFolded(s, phrase string) bool {
 
 // transcriptCommand reads a session transcript (">>> CMD" lines followed by
 // "<<< 5xx" replies, as Sendmail and others print it) and returns the
-// command that drew the first error reply concerning rcpt (lower case; any
-// error when rcpt is "" or not named).
-func transcriptCommand(l, rcpt string) string {
+// command that drew the first error reply concerning rcpt. When no error
+// reply names rcpt, the first error's command is returned only if single
+// (the message has one recipient): in a multi-recipient transcript it
+// belongs to another recipient's exchange.
+func transcriptCommand(l, rcpt string, single bool) string {
 	if !strings.Contains(l, ">>> ") {
 		return ""
 	}
@@ -127,6 +129,9 @@ func transcriptCommand(l, rcpt string) string {
 				first = last
 			}
 		}
+	}
+	if !single && rcpt != "" {
+		return ""
 	}
 	return first
 }
@@ -165,7 +170,7 @@ func commandOf(m *message, r *Result, single bool) string {
 		t = t[:m.origOffset]
 	}
 	rcpt := lowerASCII(r.Recipient)
-	if c := transcriptCommand(t, rcpt); c != "" {
+	if c := transcriptCommand(t, rcpt, single); c != "" {
 		return c
 	}
 	if rcpt != "" {
