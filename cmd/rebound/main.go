@@ -23,6 +23,7 @@ type command struct {
 // commands is the one table of subcommands.
 var commands = map[string]command{
 	"corpus":    {"score the decoder on a bounce corpus: rebound corpus [-q] [DIR] (default ../shared/corpus)", runCorpus},
+	"enqueue":   {"queue work for the workers: rebound enqueue reprocess [--since DATE] [--batch N]", runEnqueue},
 	"demo":      {"run the whole job end to end on real bounces: rebound demo [-once] [-sync scheduler|trigger] (make demo)", runDemo},
 	"decode":    {"decode bounce messages: rebound decode [--json] PATH... (a file, a folder of *.eml, or - for stdin)", runDecode},
 	"explain":   {"explain a status code or reply text: rebound explain \"451 4.3.0 ...\"", runExplain},
