@@ -327,7 +327,7 @@ func parseLoose(m *message, f *looseFormat) []Result {
 			res = append(res, Result{Kind: KindBounce, Recipient: a})
 		}
 	}
-	pre := strings.Join(preamble, " ")
+	pre := stripBoilerplate(strings.Join(preamble, " "))
 	for i := range res {
 		r := &res[i]
 		if r.Diagnostic == "" {
@@ -338,6 +338,67 @@ func parseLoose(m *message, f *looseFormat) []Result {
 		}
 	}
 	return res
+}
+
+// boilerplate lists the fixed sentences that MTAs open a bounce with
+// (Postfix's default bounce template, bounce(5); Sendmail's and Exim's
+// openings). They say only that delivery failed, never why, so they are no
+// diagnostic: a bounce whose text is nothing else carries none (reason
+// undefined rather than a cause read into the template's words). A "*"
+// stands for the variable part of a sentence (a host name), up to the
+// sentence's end.
+var boilerplate = []string{
+	"This is the mail system at host *.",
+	"I'm sorry to have to inform you that your message could not be delivered to one or more recipients.",
+	"It's attached below.",
+	"For further assistance, please send mail to postmaster.",
+	"If you do so, please include this problem report.",
+	"You can delete your own text from the attached returned message.",
+	"This is a MIME-encapsulated message.",
+	"This message was created automatically by mail delivery software.",
+	"This is a multi-part message in MIME format.",
+}
+
+// stripBoilerplate removes the boilerplate sentences from a bounce's
+// opening text (spaces collapsed as Postfix folds them) and returns what is
+// left, or "" when nothing but boilerplate and punctuation was there.
+func stripBoilerplate(s string) string {
+	if s == "" {
+		return s
+	}
+	s = collapseSpace(s)
+	for _, b := range boilerplate {
+		if star := strings.IndexByte(b, '*'); star >= 0 {
+			head, tail := b[:star], b[star+1:]
+			i := strings.Index(s, head)
+			if i < 0 {
+				continue
+			}
+			j := strings.Index(s[i+len(head):], tail+" ")
+			if j < 0 {
+				if !strings.HasSuffix(s, tail) {
+					continue
+				}
+				s = s[:i]
+				continue
+			}
+			s = s[:i] + s[i+len(head)+j+len(tail):]
+			continue
+		}
+		if i := strings.Index(s, b); i >= 0 {
+			s = s[:i] + s[i+len(b):]
+		}
+	}
+	s = strings.TrimSpace(collapseSpace(s))
+	// Postfix signs its template "The mail system".
+	s = strings.TrimSpace(strings.TrimSuffix(s, "The mail system"))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80 {
+			return s
+		}
+	}
+	return ""
 }
 
 // maxDiagnostic bounds the diagnostic text gathered for one recipient.
