@@ -109,6 +109,10 @@ type textFormat struct {
 	// SMTP command the remote server refused (m-FILTER's "-------SMTP
 	// command" block); it sets Result.Command of the current recipient.
 	cmdAfter string
+	// commands: fixed sentences of the format that tell which SMTP
+	// command was refused (iMail's "Unknown user: addr" reports a refusal
+	// of RCPT TO); phrase → command, read into Result.Command.
+	commands []phraseHint
 	// noRcpt: the format names no recipient at all; return one Result with
 	// an empty Recipient and the section as its diagnostic (the caller
 	// takes the recipient from the returned original).
@@ -505,6 +509,9 @@ func (f *textFormat) finish(r *Result, delayed bool) {
 	}
 	if r.RemoteMTA == "" {
 		r.RemoteMTA = remoteHostIn(r.Diagnostic)
+	}
+	if r.Command == "" {
+		r.Command = hintIn(low, f.commands)
 	}
 	if r.Command == "" {
 		r.Command = textCommandIn(low)

@@ -23,6 +23,9 @@ var imailFormat = &textFormat{
 		keepLine: true,
 	},
 	skip: []string{"Body of message generated response:"},
+	// IMail checks the mailbox when the recipient is given: "Unknown
+	// user:" is its answer to RCPT TO.
+	commands: []phraseHint{{"unknown user:", "RCPT"}},
 	hints: []phraseHint{
 		{"unknown user:", "userunknown"},
 		{"invalid final delivery userid", "userunknown"},
