@@ -132,6 +132,11 @@ type textFormat struct {
 	// answer ("was rejected by a remote mail server"): they imply their
 	// reason only when the diagnostic carries no reply code of its own.
 	hintsBare []phraseHint
+	// hintsGenericCode are fixed markers that imply their reason only
+	// when the status code found says no more than its class (none, or
+	// X.Y.0): Gmail's "(state 18)" tells where the remote server refused,
+	// which a specific code such as 5.2.2 outranks.
+	hintsGenericCode []phraseHint
 	soft      bool     // the format reports a temporary failure (default permanent)
 	delayed   []string // phrases marking the message as a delay notice (kind delayed)
 
@@ -503,6 +508,9 @@ func (f *textFormat) finish(r *Result, delayed bool) {
 	}
 	if r.Hint == "" && r.ReplyCode == "" {
 		r.Hint = hintIn(low, f.hintsBare)
+	}
+	if r.Hint == "" && len(f.hintsGenericCode) > 0 && (r.Status == "" || strings.HasSuffix(r.Status, ".0")) {
+		r.Hint = hintIn(low, f.hintsGenericCode)
 	}
 	if r.Hint == "" {
 		r.Hint = f.hint

@@ -24,6 +24,34 @@ var gmailHints = []phraseHint{
 	{"too many hops", "systemerror"},
 }
 
+// gmailStates are the "(state N)" markers Gmail's older notices append to
+// the remote server's reply: the SMTP state in which the remote server
+// refused. 13 is the greeting/EHLO, 14 RCPT TO, 15, 17 and 18 the message
+// data; 6, 8 and 9 are failures to set up TLS or authentication with the
+// remote server, 12 a relay it refused.
+var gmailStates = []phraseHint{
+	{"(state 13)", "EHLO"},
+	{"(state 14)", "RCPT"},
+	{"(state 15)", "DATA"},
+	{"(state 17)", "DATA"},
+	{"(state 18)", "DATA"},
+}
+
+// gmailStateHints give each state its reason where the reply's own code
+// says no more than its class: a refusal of the message data is the
+// recipient side's filter, a refusal at EHLO a block of our host.
+var gmailStateHints = []phraseHint{
+	{"(state 6)", "systemerror"},
+	{"(state 8)", "systemerror"},
+	{"(state 9)", "systemerror"},
+	{"(state 12)", "norelaying"},
+	{"(state 13)", "blocked"},
+	{"(state 14)", "userunknown"},
+	{"(state 15)", "filtered"},
+	{"(state 17)", "filtered"},
+	{"(state 18)", "filtered"},
+}
+
 var googleGroupsFormat = &textFormat{
 	name:     "googlegroups",
 	fromHas:  []string{"@googlemail.com", "@google.com"},
@@ -47,11 +75,13 @@ var gmailFormat = &textFormat{
 		"Delivery to the following recipient has been delayed",
 		"Delivery to the following recipient failed",
 	},
-	stop:    []string{"----- Original message -----", "----- Message header follows -----"},
-	rcpt:    rcptRule{bare: true},
-	skip:    []string{"Technical details of "},
-	hints:   gmailHints,
-	delayed: []string{"has been delayed"},
+	stop:             []string{"----- Original message -----", "----- Message header follows -----"},
+	rcpt:             rcptRule{bare: true},
+	skip:             []string{"Technical details of "},
+	hints:            gmailHints,
+	hintsGenericCode: gmailStateHints,
+	commands:         gmailStates,
+	delayed:          []string{"has been delayed"},
 }
 
 // gmailNoticeFormat reads the current Gmail / Google Workspace notice
