@@ -137,8 +137,8 @@ type textFormat struct {
 	// X.Y.0): Gmail's "(state 18)" tells where the remote server refused,
 	// which a specific code such as 5.2.2 outranks.
 	hintsGenericCode []phraseHint
-	soft      bool     // the format reports a temporary failure (default permanent)
-	delayed   []string // phrases marking the message as a delay notice (kind delayed)
+	soft             bool     // the format reports a temporary failure (default permanent)
+	delayed          []string // phrases marking the message as a delay notice (kind delayed)
 
 	// parse replaces the line walk for formats that need it; it returns
 	// the recipients with Recipient and Diagnostic (and optionally Status,
