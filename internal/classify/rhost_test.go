@@ -59,3 +59,14 @@ func TestLocalDeliveryUnknownUser(t *testing.T) {
 		t.Errorf("got %+v", v)
 	}
 }
+
+// TestGiveUpAfterQueueLifetime checks that a give-up "in the queue too
+// long" that no format maps to its own reason is expired, whatever the
+// last temporary error was.
+func TestGiveUpAfterQueueLifetime(t *testing.T) {
+	v := Classify(dsn.Result{Kind: dsn.KindBounce, Status: "4.4.1", DiagnosticType: "smtp",
+		Diagnostic: "Sorry, I wasn't able to establish an SMTP connection. (#4.4.1) I'm not going to try again; this message has been in the queue too long."})
+	if v.Reason != ReasonExpired || v.Label != LabelExpired {
+		t.Errorf("got %+v", v)
+	}
+}

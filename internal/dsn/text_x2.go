@@ -15,13 +15,16 @@ var x2Format = &textFormat{
 	start:   []string{"Unable to deliver message to the following address(es)."},
 	stop:    []string{"Original message follows."},
 	rcpt:    rcptRule{angle: true},
-	hints: append([]phraseHint{
+	// X2 is not qmail: its texts carry no qmail-remote sentences to map,
+	// and the reason is read from the reply text itself (a give-up "in the
+	// queue too long" is expired whatever the last error was).
+	hints: []phraseHint{
 		{"this account has been disabled or discontinued", "suspend"},
 		{"doesn't have a ", "userunknown"},
 		{"resources temporarily unavailable", "expired"},
 		{"mailbox size limit exceeded", "mailboxfull"},
 		{"over quota", "mailboxfull"},
-	}, qmailHints...),
+	},
 }
 
 var x3Format = &textFormat{
