@@ -169,8 +169,10 @@ func (w *Worker) RedisConnOpt() asynq.RedisConnOpt { return w.redis }
 
 // Run starts processing and scheduling and blocks until ctx ends; it then
 // stops the scheduler, stops taking tasks, waits up to ShutdownTimeout for the
-// tasks in flight, and returns nil. It returns an error when Redis cannot be
-// reached at start.
+// tasks in flight (those still running are put back in their queue and their
+// handlers cancelled), waits up to DrainTimeout for the cancelled handlers to
+// return, and returns nil. It returns an error when Redis cannot be reached at
+// start.
 func (w *Worker) Run(ctx context.Context) error {
 	if err := w.server.Ping(); err != nil {
 		return fmt.Errorf("tasks: connect to Redis: %w", err)
