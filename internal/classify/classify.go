@@ -182,6 +182,16 @@ func ReasonOf(e Evidence) string {
 		}
 		return ReasonMailerError
 	}
+	if tr == ReasonUserUnknown {
+		// A provider's own statement anywhere in the text makes the
+		// generic wording beside it definite.
+		for _, m := range found {
+			if strongPhrases.rules[m.rule].reason == reasonUserUnknownDefinite {
+				tr = reasonUserUnknownDefinite
+				break
+			}
+		}
+	}
 	if tr == reasonUserUnknownDefinite {
 		// The provider's own words say the mailbox does not exist.
 		return ReasonUserUnknown

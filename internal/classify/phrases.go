@@ -214,6 +214,7 @@ var strongPhraseTable = []phraseRule{
 	{ReasonSuspend, "account that you tried to reach is inactive"},
 	{ReasonSuspend, "mailbox disabled"},
 	{ReasonSuspend, "mailbox is disabled"},
+	{ReasonSuspend, "delivery error: dd * is no longer valid"}, // Yahoo / AOL: a closed account
 	{ReasonSuspend, "mailbox has been disabled"},
 	{ReasonSuspend, "disabled or discontinued"}, // Yahoo [#102]
 	{ReasonSuspend, "account inactive"},
@@ -433,7 +434,8 @@ var strongPhraseTable = []phraseRule{
 	{ReasonRequirePTR, "unresolvable relay host name"},
 
 	// ---- toomanyconn: too many connections or transactions
-	{ReasonTooManyConn, "too many connections"}, // Postfix anvil
+	{ReasonTooManyConn, "too many connections"},               // Postfix anvil
+	{ReasonTooManyConn, "max message per connection reached"}, // Yahoo 421
 	{ReasonTooManyConn, "too many concurrent"},
 	{ReasonTooManyConn, "too many simultaneous"},
 	{ReasonTooManyConn, "too many sessions"},
@@ -647,6 +649,11 @@ var strongPhraseTable = []phraseRule{
 	{reasonUserUnknownDefinite, "d au moins un destinataire invalide"},                // La Poste
 	{reasonUserUnknownDefinite, "mail.local: unknown user"},                           // Sendmail's local delivery agent: no such local account
 	{reasonUserUnknownDefinite, "mail.local: user unknown"},
+	{reasonUserUnknownDefinite, "requested mail action aborted, mailbox not found"},   // Yahoo 552 (answered after DATA)
+	{reasonUserUnknownDefinite, "requested action not taken: mailbox unavailable (s"}, // Outlook.com "(S2017062302)"
+	{reasonUserUnknownDefinite, "no such user!"},                                      // Yandex 5.7.1 at RCPT TO
+	{reasonUserUnknownDefinite, "local mailbox * is unavailable: user not found"},     // Mail.ru
+	{reasonUserUnknownDefinite, "invalid recipient - https://community.mimecast"},     // Mimecast 550
 
 	// ---- userunknown: no such mailbox at that domain
 	{ReasonUserUnknown, "user unknown"},
@@ -880,6 +887,7 @@ var strongPhraseTable = []phraseRule{
 	{ReasonRejected, "domain of sender address"}, // Sendmail 5.1.8
 	{ReasonRejected, "domain of sender address * does not exist"},
 	{ReasonRejected, "sender address * does not exist"},
+	{ReasonRejected, "unresolvable rfc.5321"}, // Yahoo 451: the envelope sender's domain does not resolve
 	{ReasonRejected, "unroutable sender"},
 	{ReasonRejected, "unrouteable sender"},
 	{ReasonRejected, "envelope sender"},

@@ -70,3 +70,24 @@ func TestGiveUpAfterQueueLifetime(t *testing.T) {
 		t.Errorf("got %+v", v)
 	}
 }
+
+// TestProviderWordings checks replies that mailbox providers document,
+// classified from their words alone (no command, generic or no code).
+func TestProviderWordings(t *testing.T) {
+	cases := []struct{ status, reply, diag, reason string }{
+		{"", "552", "552 1 Requested mail action aborted, mailbox not found", ReasonUserUnknown},
+		{"5.5.0", "550", "550 5.5.0 Requested action not taken: mailbox unavailable (S2017062302)", ReasonUserUnknown},
+		{"5.7.1", "550", "550 5.7.1 No such user!", ReasonUserUnknown},
+		{"", "550", "550 Message was not accepted -- invalid mailbox. Local mailbox neko@example.ru is unavailable: user not found", ReasonUserUnknown},
+		{"", "550", "550 Invalid Recipient - https://community.mimecast.com/docs/DOC-1369#550 [abc.uk10]", ReasonUserUnknown},
+		{"", "554", "554 delivery error: dd neko@yahoo.com is no longer valid. [-20] - mta1.mail.example.yahoo.com", ReasonSuspend},
+		{"", "421", "421 Max message per connection reached, closing transmission channel", ReasonTooManyConn},
+		{"", "451", "451 Message temporarily deferred due to unresolvable RFC.5321 from domain", ReasonRejected},
+	}
+	for _, c := range cases {
+		v := Classify(dsn.Result{Kind: dsn.KindBounce, Status: c.status, ReplyCode: c.reply, Diagnostic: c.diag, DiagnosticType: "smtp"})
+		if v.Reason != c.reason {
+			t.Errorf("%q: got %s, want %s", c.diag, v.Reason, c.reason)
+		}
+	}
+}
