@@ -68,6 +68,9 @@ func (h *handlers) bounceReport(c echo.Context, campaign int64, filename string)
 		return err
 	}
 	if !asCSV {
+		// A known length lets net/http send the (cached) body in one write
+		// instead of chunks.
+		c.Response().Header().Set(echo.HeaderContentLength, strconv.Itoa(len(js)))
 		return c.JSONBlob(http.StatusOK, js)
 	}
 	var buf bytes.Buffer
@@ -75,5 +78,6 @@ func (h *handlers) bounceReport(c echo.Context, campaign int64, filename string)
 		return err
 	}
 	c.Response().Header().Set("Content-Disposition", `attachment; filename="`+filename+`"`)
+	c.Response().Header().Set(echo.HeaderContentLength, strconv.Itoa(buf.Len()))
 	return c.Blob(http.StatusOK, "text/csv; charset=utf-8", buf.Bytes())
 }

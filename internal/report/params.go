@@ -3,6 +3,7 @@ package report
 import (
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 )
 
@@ -15,12 +16,20 @@ func ParseZone(name string) (*time.Location, error) {
 	if name == "Local" {
 		return nil, errors.New("report: time zone \"Local\" is not an IANA zone name")
 	}
-	loc, err := time.LoadLocation(name)
+	if loc, ok := zones.Load(name); ok {
+		return loc.(*time.Location), nil
+	}
+	loc, err := time.LoadLocation(name) // reads the tz database: kept below
 	if err != nil {
 		return nil, fmt.Errorf("report: time zone %q: not an IANA zone name such as Europe/Paris", name)
 	}
+	zones.Store(name, loc)
 	return loc, nil
 }
+
+// zones keeps the locations ParseZone loaded, by name (only names the tz
+// database holds, so it stays as small as that database).
+var zones sync.Map
 
 // Days resolves the from and to parameters (dates YYYY-MM-DD, "" for the
 // default) into the report's first and last day in zone at now: to
