@@ -165,6 +165,7 @@ func run(ctx context.Context, args []string) error {
 	days := fs.Int("days", 30, "days of the daily series")
 	p99Target := fs.Duration("target-p99", 20*time.Millisecond, "p99 target")
 	rpsTarget := fs.Float64("target-rps", 2000, "requests/s target")
+	vary := fs.Int("vary-days", 0, "end each request's range on one of this many days before today, at random (0: always today); with many, most requests miss the report cache")
 	route := fs.String("route", "report", "report: the campaign report; workspace: GET /v1/workspace (the floor: authentication and one query) for comparison")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the measured run (server and clients) to this file")
 	_ = fs.Parse(args)
@@ -220,6 +221,11 @@ func run(ctx context.Context, args []string) error {
 	one := func(rng *rand.Rand) (time.Duration, error) {
 		id := camps[rng.IntN(len(camps))]
 		target := fmt.Sprintf("%s/v1/campaigns/%d/reports/bounces%s", baseURL, id, query)
+		if *vary > 0 {
+			end := to.AddDate(0, 0, -rng.IntN(*vary))
+			target = fmt.Sprintf("%s/v1/campaigns/%d/reports/bounces?from=%s&to=%s&tz=%s", baseURL, id,
+				end.AddDate(0, 0, -(*days-1)).Format(time.DateOnly), end.Format(time.DateOnly), url.QueryEscape(*tz))
+		}
 		if *route == "workspace" {
 			target = baseURL + "/v1/workspace"
 		}
