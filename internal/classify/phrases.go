@@ -207,6 +207,7 @@ var strongPhraseTable = []phraseRule{
 	{ReasonExceedLimit, "header size exceeds"},
 
 	// ---- suspend: the mailbox exists but is disabled or inactive
+	{ReasonSuspend, "inactive email address"}, // Apple iCloud 550 5.1.1
 	{ReasonSuspend, "account disabled"},
 	{ReasonSuspend, "account is disabled"},
 	{ReasonSuspend, "account has been disabled"},
@@ -292,8 +293,9 @@ var strongPhraseTable = []phraseRule{
 	{ReasonHasMoved, "address has changed"},
 
 	// ---- norelaying: the server refused to relay for us
-	{ReasonNoRelaying, "relay access denied"}, // Postfix
-	{ReasonNoRelaying, "relaying denied"},     // Sendmail
+	{ReasonNoRelaying, "invalid credentials for relay"}, // Google Workspace SMTP relay 550 5.7.1
+	{ReasonNoRelaying, "relay access denied"},           // Postfix
+	{ReasonNoRelaying, "relaying denied"},               // Sendmail
 	{ReasonNoRelaying, "relay denied"},
 	{ReasonNoRelaying, "relay not permitted"}, // Exim
 	{ReasonNoRelaying, "relaying not permitted"},
@@ -332,7 +334,8 @@ var strongPhraseTable = []phraseRule{
 	{ReasonNoRelaying, "不允许中继"},
 
 	// ---- notcompliantrfc: the message breaks RFC 5322
-	{ReasonNotCompliantRFC, "not rfc 5322 compliant"}, // Gmail 5.7.1
+	{ReasonNotCompliantRFC, "mail message is malformed"}, // Gmail 554 5.6.0
+	{ReasonNotCompliantRFC, "not rfc 5322 compliant"},    // Gmail 5.7.1
 	{ReasonNotCompliantRFC, "not rfc5322 compliant"},
 	{ReasonNotCompliantRFC, "not rfc compliant"},
 	{ReasonNotCompliantRFC, "not compliant with rfc"},
@@ -350,6 +353,11 @@ var strongPhraseTable = []phraseRule{
 	{ReasonNotCompliantRFC, " multiple * header"},
 
 	// ---- authfailure: SPF, DKIM or DMARC failed
+	{ReasonAuthFailure, "spf authentication didn't pass"},                                      // Gmail 4.7.27 (a rate limit because of it)
+	{ReasonAuthFailure, "dkim authentication didn't pass"},                                     // Gmail 4.7.30
+	{ReasonAuthFailure, "isn't aligned with either the authenticated spf or dkim"},             // Gmail 4.7.32
+	{ReasonAuthFailure, "spf record of the sending domain has one or more suspicious entries"}, // Gmail X.7.24
+	{ReasonAuthFailure, "because spf does not pass"},                                           // Gmail 5.7.27
 	{ReasonAuthFailure, "dmarc policy"},
 	{ReasonAuthFailure, "dmarc check"},
 	{ReasonAuthFailure, "dmarc verification"},
@@ -396,6 +404,7 @@ var strongPhraseTable = []phraseRule{
 	{ReasonAuthFailure, "per its spf record"},
 
 	// ---- badreputation: low sender reputation
+	{ReasonBadReputation, "deferred due to excessive volume or user complaints"}, // Yahoo [TS02]
 	{ReasonBadReputation, "reputation"},
 	{ReasonBadReputation, "poor sending history"},
 	{ReasonBadReputation, "unusual rate of unsolicited mail"}, // Gmail 4.7.0/5.7.1
@@ -457,6 +466,10 @@ var strongPhraseTable = []phraseRule{
 	{ReasonTooManyConn, "numerous attempts to deliver this message"},
 
 	// ---- speeding: sending too fast
+	{ReasonSpeeding, "smtp relay limit exceeded"},               // Google Workspace SMTP relay peak/daily limits
+	{ReasonSpeeding, "deferred due to excessive volume"},        // Apple iCloud 421 4.7.1
+	{ReasonSpeeding, "tenant has exceeded threshold"},           // Microsoft 365 5.7.705: tenant blocked for its sending volume
+	{ReasonSpeeding, "mailbox full; submission quota exceeded"}, // Microsoft 365 554 5.2.2: the sender's submission quota
 	{ReasonSpeeding, "rate limit"},
 	{ReasonSpeeding, "rate-limit"},
 	{ReasonSpeeding, "ratelimit"},
@@ -500,6 +513,7 @@ var strongPhraseTable = []phraseRule{
 	{ReasonVirusDetected, "used by recent viruses"},
 
 	// ---- spamdetected: the message was judged to be spam
+	{ReasonSpamDetected, " ou-002 "}, // Outlook.com: message content judged spam
 	{ReasonSpamDetected, " spam "},
 	{ReasonSpamDetected, "spamassassin"},
 	{ReasonSpamDetected, "spam score"},
@@ -546,6 +560,18 @@ var strongPhraseTable = []phraseRule{
 	{ReasonSpamDetected, "反垃圾"},
 
 	// ---- blocked: the sending IP or host is blocklisted or refused
+	{ReasonBlocked, "access denied, bad helo"},              // Microsoft 365 5.7.506
+	{ReasonBlocked, "access denied, rejected by recipient"}, // Microsoft 365 5.7.507
+	{ReasonBlocked, "has exceeded permitted limits within"}, // Microsoft 365 5.7.508 (IPv6 range)
+	{ReasonBlocked, "does not accept email over ipv6"},      // Microsoft 365 5.7.510
+	{ReasonBlocked, " sc-001 "},                             // Outlook.com: IP refused for its reputation
+	{ReasonBlocked, " sc-002 "},
+	{ReasonBlocked, " sc-003 "},
+	{ReasonBlocked, " sc-004 "},
+	{ReasonBlocked, " dy-001 "}, // Outlook.com: dynamic IP range
+	{ReasonBlocked, " dy-002 "},
+	{ReasonBlocked, " ou-001 "},               // Outlook.com: IP blocked
+	{ReasonBlocked, "comcast block for spam"}, // Comcast BL000000: IP on its block list
 	{ReasonBlocked, "spamhaus"},
 	{ReasonBlocked, "spamcop"},
 	{ReasonBlocked, " sorbs"},
@@ -843,6 +869,9 @@ var strongPhraseTable = []phraseRule{
 	{ReasonNotAccept, "no route for current request"},
 
 	// ---- filtered: refused by a recipient-side rule
+	{ReasonFiltered, "sender not authenticated for"}, // Exchange 5.7.133-136: recipient accepts authenticated senders only
+	{ReasonFiltered, "sender was not authenticated for"},
+	{ReasonFiltered, "resolver.rst.sendernotauthenticatedfor"},
 	{ReasonFiltered, "message filtered"},
 	{ReasonFiltered, "filtered"},
 	{ReasonFiltered, "recipient preferences"}, // Facebook
@@ -864,6 +893,8 @@ var strongPhraseTable = []phraseRule{
 	{ReasonFiltered, "bounced address"}, // SendGrid
 
 	// ---- rejected: the sender address or domain was refused
+	{ReasonRejected, "sender has no a, aaaa, or mx dns records"},     // Mimecast 550
+	{ReasonRejected, "sender account is disabled or not registered"}, // Google Workspace 550 5.7.0 "Mail Sending denied"
 	{ReasonRejected, "sender address rejected"},
 	{ReasonRejected, "sender rejected"},
 	{ReasonRejected, "sender denied"},
@@ -1006,6 +1037,8 @@ var strongPhraseTable = []phraseRule{
 	{ReasonExpired, "délai d'attente dépassé"},
 
 	// ---- policyviolation: refused under a receiving-site policy
+	{ReasonPolicyViolation, "exceeded its quota for sending messages with the same message-id"}, // Gmail 4.7.28
+	{ReasonPolicyViolation, "reject due to policy restrictions"},                                // GMX / WEB.DE 554
 	{ReasonPolicyViolation, "policy violation"},
 	{ReasonPolicyViolation, "violates * policy"},
 	{ReasonPolicyViolation, "violation of * policy"},
@@ -1041,6 +1074,7 @@ var strongPhraseTable = []phraseRule{
 	{ReasonPolicyViolation, "content restrictions"},
 
 	// ---- contenterror: message content or headers refused
+	{ReasonContentError, "header is too long"}, // Microsoft 365 5.0.350 (x-dg-ref)
 	{ReasonContentError, "media error"},
 	{ReasonContentError, "media not supported"},
 	{ReasonContentError, "conversion required"},
@@ -1060,6 +1094,9 @@ var strongPhraseTable = []phraseRule{
 	{ReasonContentError, "header size, or recipient list, exceeds policy limit"},
 
 	// ---- failedstarttls: STARTTLS could not be negotiated
+	{ReasonFailedSTARTTLS, "must support tls to receive mail"},                                    // Microsoft 365 451 5.7.321 starttls-not-supported
+	{ReasonFailedSTARTTLS, "rate limited because this message wasn't sent over a tls connection"}, // Gmail 4.7.29
+	{ReasonFailedSTARTTLS, "requires all bulk email senders to use tls"},
 	{ReasonFailedSTARTTLS, "starttls failed"},
 	{ReasonFailedSTARTTLS, "starttls * failed"},
 	{ReasonFailedSTARTTLS, "must issue a starttls"},
@@ -1077,6 +1114,8 @@ var strongPhraseTable = []phraseRule{
 	{ReasonFailedSTARTTLS, "requiretls"},
 
 	// ---- securityerror: a security requirement failed
+	{ReasonSecurityError, "failed dane validation"}, // Microsoft 365 5.7.323 tlsa-invalid
+	{ReasonSecurityError, "dnssec-invalid"},         // Microsoft 365 5.7.324
 	{ReasonSecurityError, "authentication required"},
 	{ReasonSecurityError, "authrequired"}, // Exchange RESOLVER.RST.AuthRequired
 	{ReasonSecurityError, "authentication is required"},
@@ -1142,6 +1181,7 @@ var strongPhraseTable = []phraseRule{
 	{ReasonMailerError, "command failed:"},
 
 	// ---- networkerror: DNS or connection problem on the way
+	{ReasonNetworkError, "connection expired, try reconnecting"}, // Gmail 421 4.7.0
 	{ReasonNetworkError, "connection refused"},
 	{ReasonNetworkError, "no route to host"},
 	{ReasonNetworkError, "network is unreachable"},
@@ -1182,6 +1222,7 @@ var strongPhraseTable = []phraseRule{
 	{ReasonNetworkError, "host unreachable"},
 
 	// ---- systemerror: an error on the receiving system
+	{ReasonSystemError, "temporary system problem"}, // Gmail 421/454 4.7.0
 	{ReasonSystemError, "internal error"},
 	{ReasonSystemError, "internal server error"},
 	{ReasonSystemError, "internal system error"},

@@ -37,7 +37,7 @@ func TestProviderRules(t *testing.T) {
 		// a reference meaning only "try again later" leaves the generic
 		// rules ("service refused" is a refusal of our host)
 		{"", "", "4.2.1", "421", "", "421 4.2.1 Service refuse. Veuillez essayer plus tard. Service refused, please try later. LPN006_107", ReasonBlocked, false},
-		{"", "", "4.0.0", "421", "", "421 4.0.0 Veuillez essayer plus tard. LPN003_109", ReasonOnHold, false},
+		{"", "", "4.0.0", "", "", "Veuillez essayer plus tard. LPN003_109", ReasonOnHold, false},
 		// not a reference: letters run on
 		{"", "", "5.0.0", "550", "", "550 OFRX_416 nonsense", ReasonOnHold, false},
 	}

@@ -51,12 +51,13 @@ var statusRules = map[string]codeRule{
 	"4.6": {ReasonNetworkError, true},  // routing loop detected
 	"4.7": {ReasonExpired, true},       // delivery time expired
 	// X.5 mail delivery protocol status (RFC 3463 §3.6)
-	"5.1": {ReasonSyntaxError, true}, // invalid command
-	"5.2": {ReasonSyntaxError, true}, // syntax error
-	"5.3": {ReasonExceedLimit, true}, // too many recipients
-	"5.4": {ReasonSyntaxError, true}, // invalid command arguments
-	"5.5": {ReasonSyntaxError, true}, // wrong protocol version
-	"5.6": {ReasonSyntaxError, true}, // authentication exchange line too long (RFC 4954)
+	"5.0": {ReasonSyntaxError, false}, // other or undefined protocol status
+	"5.1": {ReasonSyntaxError, true},  // invalid command
+	"5.2": {ReasonSyntaxError, true},  // syntax error
+	"5.3": {ReasonExceedLimit, true},  // too many recipients
+	"5.4": {ReasonSyntaxError, true},  // invalid command arguments
+	"5.5": {ReasonSyntaxError, true},  // wrong protocol version
+	"5.6": {ReasonSyntaxError, true},  // authentication exchange line too long (RFC 4954)
 	// X.6 message content or media status (RFC 3463 §3.7, RFC 6531)
 	"6.0":  {ReasonContentError, false}, // other or undefined media error
 	"6.1":  {ReasonContentError, true},  // media not supported
@@ -120,7 +121,10 @@ var replyRules = map[string]codeRule{
 	"523": {ReasonFailedSTARTTLS, false}, // encryption needed (RFC 5248)
 	"524": {ReasonFailedSTARTTLS, false}, // encryption needed
 	"525": {ReasonSuspend, true},         // user account disabled (RFC 5248)
-	"538": {ReasonFailedSTARTTLS, false}, // encryption required for requested authentication mechanism (RFC 4954)
+	"538": {ReasonSecurityError, false},  // encryption required for requested authentication mechanism (RFC 4954), as X.7.11
+	"421": {ReasonSystemError, false},    // service not available, closing transmission channel
+	"432": {ReasonSecurityError, false},  // a password transition is needed (RFC 4954)
+	"452": {ReasonSystemFull, false},     // insufficient system storage
 	"551": {ReasonHasMoved, true},        // user not local; please try <forward-path>
 	"552": {ReasonMailboxFull, false},    // exceeded storage allocation
 	"555": {ReasonSyntaxError, false},    // MAIL FROM/RCPT TO parameters not recognized
