@@ -169,6 +169,13 @@ func ReasonOf(e Evidence) string {
 	if e.Hint != "" && isReason(e.Hint) && !retryHints[e.Hint] {
 		return e.Hint
 	}
+	if e.Hint == ReasonUserUnknown && len(e.Status) >= 5 && e.Status[1:] == ".2.1" {
+		// The format's own category says "no such user" while the code
+		// says X.2.1 "mailbox disabled, not accepting messages": the code
+		// is the more precise of the two (PowerMTA files disabled
+		// mailboxes under bad-mailbox).
+		return ReasonSuspend
+	}
 
 	found := strongPhrases.find(text, ms[:0])
 	tr := ""

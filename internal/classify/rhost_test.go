@@ -91,3 +91,19 @@ func TestProviderWordings(t *testing.T) {
 		}
 	}
 }
+
+// TestFormatUserUnknownUnderDisabledCode checks that a format's "no such
+// user" category gives way to an X.2.1 "mailbox disabled" code, while the
+// same words read from the text at RCPT TO stay userunknown.
+func TestFormatUserUnknownUnderDisabledCode(t *testing.T) {
+	v := Classify(dsn.Result{Kind: dsn.KindBounce, Status: "5.2.1", ReplyCode: "550", Hint: ReasonUserUnknown, DiagnosticType: "smtp",
+		Diagnostic: "550 5.2.1 <hana@example.org>... User Unknown"})
+	if v.Reason != ReasonSuspend || v.AddressInvalid {
+		t.Errorf("hint userunknown under 5.2.1: got %+v", v)
+	}
+	v = Classify(dsn.Result{Kind: dsn.KindBounce, Status: "5.2.1", ReplyCode: "550", Command: "RCPT", DiagnosticType: "smtp",
+		Diagnostic: "550 5.2.1 <hana@example.org>... User Unknown"})
+	if v.Reason != ReasonUserUnknown {
+		t.Errorf("text at RCPT under 5.2.1: got %+v", v)
+	}
+}

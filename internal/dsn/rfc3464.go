@@ -178,6 +178,10 @@ func parseDeliveryStatus(s string) []Result {
 			} else {
 				cur.Diagnostic += " " + v
 			}
+		case "x-powermta-bouncecategory":
+			if cur.Hint == "" {
+				cur.Hint = powerMTACategories[lowerASCII(strings.TrimSpace(value))]
+			}
 		case "last-attempt-date":
 			cur.LastAttemptDate = parseDate(value)
 		case "will-retry-until":
@@ -236,12 +240,26 @@ func isRouteOrLocal(a string) bool {
 	return at >= 0 && !strings.Contains(a[at:], ".")
 }
 
+// powerMTACategories maps the bounce categories PowerMTA writes in its
+// reports (X-PowerMTA-BounceCategory, one per recipient, from its own
+// classification of the reply) to a hint. Only the categories that name
+// the mailbox's or the domain's state are used: the broad ones
+// ("policy-related", "spam-related", "routing-errors", "other") would say
+// less than the reply text itself.
+var powerMTACategories = map[string]string{
+	"bad-mailbox":      "userunknown",
+	"bad-domain":       "hostunknown",
+	"inactive-mailbox": "suspend",
+	"quota-issues":     "mailboxfull",
+	"message-expired":  "expired",
+}
+
 // perRecipientField reports the per-recipient fields of RFC 3464 §2.3
 // (and the common X-Actual-Recipient).
 func perRecipientField(name string) bool {
 	switch name {
 	case "final-recipient", "original-recipient", "action", "status", "remote-mta", "diagnostic-code",
-		"last-attempt-date", "will-retry-until", "final-log-id", "x-actual-recipient":
+		"last-attempt-date", "will-retry-until", "final-log-id", "x-actual-recipient", "x-powermta-bouncecategory":
 		return true
 	}
 	return false
