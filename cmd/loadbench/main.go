@@ -166,7 +166,7 @@ func run(ctx context.Context, args []string) error {
 	p99Target := fs.Duration("target-p99", 20*time.Millisecond, "p99 target")
 	rpsTarget := fs.Float64("target-rps", 2000, "requests/s target")
 	vary := fs.Int("vary-days", 0, "end each request's range on one of this many days before today, at random (0: always today); with many, most requests miss the report cache")
-	route := fs.String("route", "report", "report: the campaign report; workspace: GET /v1/workspace (the floor: authentication and one query) for comparison")
+	route := fs.String("route", "report", "report: the campaign report; workspace-report: GET /v1/reports/bounces; workspace: GET /v1/workspace (the floor: authentication and one query) for comparison")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the measured run (server and clients) to this file")
 	_ = fs.Parse(args)
 
@@ -226,8 +226,11 @@ func run(ctx context.Context, args []string) error {
 			target = fmt.Sprintf("%s/v1/campaigns/%d/reports/bounces?from=%s&to=%s&tz=%s", baseURL, id,
 				end.AddDate(0, 0, -(*days-1)).Format(time.DateOnly), end.Format(time.DateOnly), url.QueryEscape(*tz))
 		}
-		if *route == "workspace" {
+		switch *route {
+		case "workspace":
 			target = baseURL + "/v1/workspace"
+		case "workspace-report":
+			target = strings.Replace(target, fmt.Sprintf("/v1/campaigns/%d/reports/", id), "/v1/reports/", 1)
 		}
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, target, nil)
 		if err != nil {

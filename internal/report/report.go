@@ -223,25 +223,32 @@ var bouncesSQL string
 //go:embed stamp.sql
 var stampSQL string
 
+//go:embed burst_campaign.sql
+var burstCampaignSQL string
+
+//go:embed burst_workspace.sql
+var burstWorkspaceSQL string
+
 const (
 	scopeOne = "campaign_id = $2::bigint"
 	scopeAll = "campaign_id <> 0 AND $2::bigint IS NULL"
 )
 
 var (
-	sqlOne      = buildSQL(scopeOne)
-	sqlAll      = buildSQL(scopeAll)
+	sqlOne      = buildSQL(scopeOne, burstCampaignSQL)
+	sqlAll      = buildSQL(scopeAll, burstWorkspaceSQL)
 	sqlStampOne = strings.ReplaceAll(stampSQL, "{{SCOPE}}", scopeOne)
 	sqlStampAll = strings.ReplaceAll(stampSQL, "{{SCOPE}}", scopeAll)
 )
 
-func buildSQL(scope string) string {
+func buildSQL(scope, burst string) string {
+	text := strings.Replace(stampSQL+"\nUNION ALL\n"+bouncesSQL, "{{BURST}}", burst, 1)
 	return strings.NewReplacer(
 		"{{SCOPE}}", scope,
 		"{{BURST_MIN_BLOCKS}}", strconv.Itoa(BurstMinBlocks),
 		"{{BURST_MIN_SHARE_PCT}}", strconv.Itoa(BurstMinSharePct),
 		"{{BURST_CAND_MIN}}", strconv.Itoa((BurstMinBlocks+3)/4),
-	).Replace(stampSQL + "\nUNION ALL\n" + bouncesSQL)
+	).Replace(text)
 }
 
 // Service reads reports from the database. With a Cache it keeps computed
