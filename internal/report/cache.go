@@ -6,8 +6,11 @@ import (
 	"sync"
 )
 
-// DefaultCacheSize is the number of reports ServiceFor's cache keeps.
-const DefaultCacheSize = 4096
+// DefaultCacheSize is the number of reports ServiceFor's cache keeps. A
+// 30-day report takes about 30 KB (its value and its JSON), a 366-day one
+// about 250 KB, so the cache stays within tens of megabytes in practice
+// (at most about 250 MB if every entry covered a year).
+const DefaultCacheSize = 1024
 
 // Cache keeps computed reports by query (workspace, campaign, zone, days)
 // with the stamp they were computed at. It is safe for concurrent use. When
