@@ -293,9 +293,10 @@ var strongPhraseTable = []phraseRule{
 	{ReasonHasMoved, "address has changed"},
 
 	// ---- norelaying: the server refused to relay for us
-	{ReasonNoRelaying, "invalid credentials for relay"}, // Google Workspace SMTP relay 550 5.7.1
-	{ReasonNoRelaying, "relay access denied"},           // Postfix
-	{ReasonNoRelaying, "relaying denied"},               // Sendmail
+	{ReasonNoRelaying, "not authorized to send email directly to our servers"}, // Gmail 550 5.7.1: use the provider's relay
+	{ReasonNoRelaying, "invalid credentials for relay"},                        // Google Workspace SMTP relay 550 5.7.1
+	{ReasonNoRelaying, "relay access denied"},                                  // Postfix
+	{ReasonNoRelaying, "relaying denied"},                                      // Sendmail
 	{ReasonNoRelaying, "relay denied"},
 	{ReasonNoRelaying, "relay not permitted"}, // Exim
 	{ReasonNoRelaying, "relaying not permitted"},
@@ -334,8 +335,12 @@ var strongPhraseTable = []phraseRule{
 	{ReasonNoRelaying, "不允许中继"},
 
 	// ---- notcompliantrfc: the message breaks RFC 5322
-	{ReasonNotCompliantRFC, "mail message is malformed"}, // Gmail 554 5.6.0
-	{ReasonNotCompliantRFC, "not rfc 5322 compliant"},    // Gmail 5.7.1
+	{ReasonNotCompliantRFC, "missing a valid address in the from: header"},         // Gmail 550 5.7.1
+	{ReasonNotCompliantRFC, "multiple addresses in from: header are not accepted"}, // Gmail 550 5.7.1
+	{ReasonNotCompliantRFC, "unicode character in a disallowed header"},            // Gmail 550 5.7.1
+	{ReasonNotCompliantRFC, "encoded-word syntax is not permitted"},                // Gmail 550 5.7.1
+	{ReasonNotCompliantRFC, "mail message is malformed"},                           // Gmail 554 5.6.0
+	{ReasonNotCompliantRFC, "not rfc 5322 compliant"},                              // Gmail 5.7.1
 	{ReasonNotCompliantRFC, "not rfc5322 compliant"},
 	{ReasonNotCompliantRFC, "not rfc compliant"},
 	{ReasonNotCompliantRFC, "not compliant with rfc"},
@@ -353,6 +358,7 @@ var strongPhraseTable = []phraseRule{
 	{ReasonNotCompliantRFC, " multiple * header"},
 
 	// ---- authfailure: SPF, DKIM or DMARC failed
+	{ReasonAuthFailure, "because dkim does not pass"},                                          // Gmail 5.7.30
 	{ReasonAuthFailure, "spf authentication didn't pass"},                                      // Gmail 4.7.27 (a rate limit because of it)
 	{ReasonAuthFailure, "dkim authentication didn't pass"},                                     // Gmail 4.7.30
 	{ReasonAuthFailure, "isn't aligned with either the authenticated spf or dkim"},             // Gmail 4.7.32
@@ -560,6 +566,8 @@ var strongPhraseTable = []phraseRule{
 	{ReasonSpamDetected, "反垃圾"},
 
 	// ---- blocked: the sending IP or host is blocklisted or refused
+	{ReasonBlocked, "try again later, closing connection"},  // Gmail 421 4.7.0: refused at HELO (denial of service protection)
+	{ReasonBlocked, "helo/ehlo argument"},                   // Gmail 501 5.5.4: our HELO name refused
 	{ReasonBlocked, "access denied, bad helo"},              // Microsoft 365 5.7.506
 	{ReasonBlocked, "access denied, rejected by recipient"}, // Microsoft 365 5.7.507
 	{ReasonBlocked, "has exceeded permitted limits within"}, // Microsoft 365 5.7.508 (IPv6 range)
@@ -1094,6 +1102,7 @@ var strongPhraseTable = []phraseRule{
 	{ReasonContentError, "header size, or recipient list, exceeds policy limit"},
 
 	// ---- failedstarttls: STARTTLS could not be negotiated
+	{ReasonFailedSTARTTLS, "starttls may not be repeated"},                                        // Gmail 454 5.5.1
 	{ReasonFailedSTARTTLS, "must support tls to receive mail"},                                    // Microsoft 365 451 5.7.321 starttls-not-supported
 	{ReasonFailedSTARTTLS, "rate limited because this message wasn't sent over a tls connection"}, // Gmail 4.7.29
 	{ReasonFailedSTARTTLS, "requires all bulk email senders to use tls"},
@@ -1139,6 +1148,9 @@ var strongPhraseTable = []phraseRule{
 	{ReasonSecurityError, "not authorized to perform ses:"}, // Amazon SES
 
 	// ---- syntaxerror: SMTP command syntax error
+	{ReasonSyntaxError, "smtp protocol violation"},           // Gmail 454 4.5.0 / 525 5.7.10
+	{ReasonSyntaxError, "unrecognized authentication type"},  // Gmail 504 5.7.4
+	{ReasonSyntaxError, "too many unauthenticated commands"}, // Gmail 554 5.7.0
 	{ReasonSyntaxError, "syntax error"},
 	{ReasonSyntaxError, "command unrecognized"},
 	{ReasonSyntaxError, "unrecognized command"},
@@ -1222,6 +1234,9 @@ var strongPhraseTable = []phraseRule{
 	{ReasonNetworkError, "host unreachable"},
 
 	// ---- systemerror: an error on the receiving system
+	{ReasonSystemError, "multiple destination domains per transaction is unsupported"}, // Gmail 451 4.3.0
+	{ReasonSystemError, "mail server temporarily rejected message"},                    // Gmail 451 4.3.0
+	{ReasonSystemError, "mail server has temporarily rejected this message"},
 	{ReasonSystemError, "temporary system problem"}, // Gmail 421/454 4.7.0
 	{ReasonSystemError, "internal error"},
 	{ReasonSystemError, "internal server error"},
