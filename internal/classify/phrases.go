@@ -567,7 +567,6 @@ var strongPhraseTable = []phraseRule{
 
 	// ---- blocked: the sending IP or host is blocklisted or refused
 	{ReasonBlocked, "try again later, closing connection"},  // Gmail 421 4.7.0: refused at HELO (denial of service protection)
-	{ReasonBlocked, "helo/ehlo argument"},                   // Gmail 501 5.5.4: our HELO name refused
 	{ReasonBlocked, "access denied, bad helo"},              // Microsoft 365 5.7.506
 	{ReasonBlocked, "access denied, rejected by recipient"}, // Microsoft 365 5.7.507
 	{ReasonBlocked, "has exceeded permitted limits within"}, // Microsoft 365 5.7.508 (IPv6 range)
