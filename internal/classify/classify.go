@@ -294,6 +294,11 @@ func byCommand(reason string, commandOf func() string, status string) string {
 	case "MAIL":
 		return ReasonRejected
 	}
+	if len(status) >= 5 && (status[1:] == ".1.7" || status[1:] == ".1.8") {
+		// X.1.7 / X.1.8: the sender's address or domain is bad (RFC 3463
+		// §3.2), whatever the text calls it.
+		return ReasonRejected
+	}
 	if reason != ReasonUserUnknown || command == "RCPT" {
 		return reason
 	}

@@ -207,7 +207,8 @@ var strongPhraseTable = []phraseRule{
 	{ReasonExceedLimit, "header size exceeds"},
 
 	// ---- suspend: the mailbox exists but is disabled or inactive
-	{ReasonSuspend, "inactive email address"}, // Apple iCloud 550 5.1.1
+	{ReasonSuspend, "access denied, banned recipient"}, // Microsoft 365 5.7.505
+	{ReasonSuspend, "inactive email address"},          // Apple iCloud 550 5.1.1
 	{ReasonSuspend, "account disabled"},
 	{ReasonSuspend, "account is disabled"},
 	{ReasonSuspend, "account has been disabled"},
@@ -335,6 +336,7 @@ var strongPhraseTable = []phraseRule{
 	{ReasonNoRelaying, "不允许中继"},
 
 	// ---- notcompliantrfc: the message breaks RFC 5322
+	{ReasonNotCompliantRFC, "must be rfc 5322 section 3.6.2 compliant"},            // Microsoft 365 5.7.512: no valid From
 	{ReasonNotCompliantRFC, "missing a valid address in the from: header"},         // Gmail 550 5.7.1
 	{ReasonNotCompliantRFC, "multiple addresses in from: header are not accepted"}, // Gmail 550 5.7.1
 	{ReasonNotCompliantRFC, "unicode character in a disallowed header"},            // Gmail 550 5.7.1
@@ -472,6 +474,7 @@ var strongPhraseTable = []phraseRule{
 	{ReasonTooManyConn, "numerous attempts to deliver this message"},
 
 	// ---- speeding: sending too fast
+	{ReasonSpeeding, "recipient thread limit exceeded"},         // Exchange Online 4.3.2: the mailbox receives too fast
 	{ReasonSpeeding, "smtp relay limit exceeded"},               // Google Workspace SMTP relay peak/daily limits
 	{ReasonSpeeding, "deferred due to excessive volume"},        // Apple iCloud 421 4.7.1
 	{ReasonSpeeding, "tenant has exceeded threshold"},           // Microsoft 365 5.7.705: tenant blocked for its sending volume
@@ -519,7 +522,8 @@ var strongPhraseTable = []phraseRule{
 	{ReasonVirusDetected, "used by recent viruses"},
 
 	// ---- spamdetected: the message was judged to be spam
-	{ReasonSpamDetected, " ou-002 "}, // Outlook.com: message content judged spam
+	{ReasonSpamDetected, "content filter agent quarantined this message"}, // Exchange 5.2.1
+	{ReasonSpamDetected, " ou-002 "},                                      // Outlook.com: message content judged spam
 	{ReasonSpamDetected, " spam "},
 	{ReasonSpamDetected, "spamassassin"},
 	{ReasonSpamDetected, "spam score"},
@@ -566,12 +570,13 @@ var strongPhraseTable = []phraseRule{
 	{ReasonSpamDetected, "反垃圾"},
 
 	// ---- blocked: the sending IP or host is blocklisted or refused
-	{ReasonBlocked, "try again later, closing connection"},  // Gmail 421 4.7.0: refused at HELO (denial of service protection)
-	{ReasonBlocked, "access denied, bad helo"},              // Microsoft 365 5.7.506
-	{ReasonBlocked, "access denied, rejected by recipient"}, // Microsoft 365 5.7.507
-	{ReasonBlocked, "has exceeded permitted limits within"}, // Microsoft 365 5.7.508 (IPv6 range)
-	{ReasonBlocked, "does not accept email over ipv6"},      // Microsoft 365 5.7.510
-	{ReasonBlocked, " sc-001 "},                             // Outlook.com: IP refused for its reputation
+	{ReasonBlocked, "access denied, please try again later"}, // Microsoft 365 4.7.500-899: sending IP restricted after suspicious activity
+	{ReasonBlocked, "try again later, closing connection"},   // Gmail 421 4.7.0: refused at HELO (denial of service protection)
+	{ReasonBlocked, "access denied, bad helo"},               // Microsoft 365 5.7.506
+	{ReasonBlocked, "access denied, rejected by recipient"},  // Microsoft 365 5.7.507
+	{ReasonBlocked, "has exceeded permitted limits within"},  // Microsoft 365 5.7.508 (IPv6 range)
+	{ReasonBlocked, "does not accept email over ipv6"},       // Microsoft 365 5.7.510
+	{ReasonBlocked, " sc-001 "},                              // Outlook.com: IP refused for its reputation
 	{ReasonBlocked, " sc-002 "},
 	{ReasonBlocked, " sc-003 "},
 	{ReasonBlocked, " sc-004 "},
@@ -689,6 +694,7 @@ var strongPhraseTable = []phraseRule{
 	{reasonUserUnknownDefinite, "invalid recipient - https://community.mimecast"},     // Mimecast 550
 
 	// ---- userunknown: no such mailbox at that domain
+	{ReasonUserUnknown, "recipient addresses in single label domains not accepted"}, // Exchange 5.1.6
 	{ReasonUserUnknown, "user unknown"},
 	{ReasonUserUnknown, "unknown user"},
 	{ReasonUserUnknown, "user * unknown"},
@@ -876,7 +882,8 @@ var strongPhraseTable = []phraseRule{
 	{ReasonNotAccept, "no route for current request"},
 
 	// ---- filtered: refused by a recipient-side rule
-	{ReasonFiltered, "sender not authenticated for"}, // Exchange 5.7.133-136: recipient accepts authenticated senders only
+	{ReasonFiltered, "sender was not authenticated by organization"}, // Exchange 5.7.12: recipient refuses senders outside its organisation
+	{ReasonFiltered, "sender not authenticated for"},                 // Exchange 5.7.133-136: recipient accepts authenticated senders only
 	{ReasonFiltered, "sender was not authenticated for"},
 	{ReasonFiltered, "resolver.rst.sendernotauthenticatedfor"},
 	{ReasonFiltered, "message filtered"},
@@ -900,6 +907,7 @@ var strongPhraseTable = []phraseRule{
 	{ReasonFiltered, "bounced address"}, // SendGrid
 
 	// ---- rejected: the sender address or domain was refused
+	{ReasonRejected, "access denied, spam abuse detected"},           // Microsoft 365 5.7.501-503: the sending account is banned
 	{ReasonRejected, "sender has no a, aaaa, or mx dns records"},     // Mimecast 550
 	{ReasonRejected, "sender account is disabled or not registered"}, // Google Workspace 550 5.7.0 "Mail Sending denied"
 	{ReasonRejected, "sender address rejected"},
@@ -1233,6 +1241,9 @@ var strongPhraseTable = []phraseRule{
 	{ReasonNetworkError, "host unreachable"},
 
 	// ---- systemerror: an error on the receiving system
+	{ReasonSystemError, "message failed to be replicated"},                             // Exchange Online 4.4.24-28
+	{ReasonSystemError, "(suspiciousremoteservererror)"},                               // Exchange Online X.4.318: connection reset by the remote server
+	{ReasonSystemError, "pfa agent busy"},                                              // Microsoft 365 451 4.7.700
 	{ReasonSystemError, "multiple destination domains per transaction is unsupported"}, // Gmail 451 4.3.0
 	{ReasonSystemError, "mail server temporarily rejected message"},                    // Gmail 451 4.3.0
 	{ReasonSystemError, "mail server has temporarily rejected this message"},

@@ -107,3 +107,14 @@ func TestFormatUserUnknownUnderDisabledCode(t *testing.T) {
 		t.Errorf("text at RCPT under 5.2.1: got %+v", v)
 	}
 }
+
+// TestSenderAddressCodes checks that X.1.7 and X.1.8 (the sender's address
+// or domain is bad, RFC 3463 §3.2) make an address wording the sender's.
+func TestSenderAddressCodes(t *testing.T) {
+	for _, st := range []string{"5.1.7", "5.1.8"} {
+		v := Classify(dsn.Result{Kind: dsn.KindBounce, Status: st, ReplyCode: "550", DiagnosticType: "smtp", Diagnostic: "550 " + st + " Invalid address"})
+		if v.Reason != ReasonRejected || v.AddressInvalid {
+			t.Errorf("%s: got %+v", st, v)
+		}
+	}
+}
