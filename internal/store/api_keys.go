@@ -92,11 +92,15 @@ func APIKeyByHash(ctx context.Context, db *gorm.DB, hash []byte) (APIKey, error)
 	return key, Translate("find api key", err)
 }
 
+// KeyTouchInterval is how stale an API key's last_used_at may grow before a
+// request writes it again.
+const KeyTouchInterval = time.Minute
+
 // TouchAPIKey records that key id was used at now, writing at most once per
 // minute per key so that busy keys do not write on every request.
 func TouchAPIKey(ctx context.Context, db *gorm.DB, id int64, now time.Time) error {
-	err := db.WithContext(ctx).Model(&APIKey{}).
-		Where("id = ? AND (last_used_at IS NULL OR last_used_at < ?)", id, now.Add(-time.Minute)).
+	err := db.WithContext(ctx).Session(&gorm.Session{SkipDefaultTransaction: true}).Model(&APIKey{}).
+		Where("id = ? AND (last_used_at IS NULL OR last_used_at < ?)", id, now.Add(-KeyTouchInterval)).
 		Update("last_used_at", now).Error
 	return Translate("touch api key", err)
 }
