@@ -47,6 +47,7 @@ func Classify(r dsn.Result) Verdict {
 		Action:         r.Action,
 		RemoteMTA:      r.RemoteMTA,
 		ReportingMTA:   r.ReportingMTA,
+		Recipient:      r.Recipient,
 	})
 
 	digit := codeClass(r.Status)
@@ -90,6 +91,9 @@ type Evidence struct {
 	// server and of the server that wrote the report (RFC 3464 §2.3.5,
 	// §2.2.2), or "": they select provider-specific meanings (rhost.go).
 	RemoteMTA, ReportingMTA string
+	// Recipient is the failed address, or "": its domain selects the
+	// provider's meanings when no host is named.
+	Recipient string
 }
 
 // Reason decides the reason of a failed or delayed delivery from its status
@@ -111,9 +115,10 @@ var retryHints = map[string]bool{
 // nothing known, ReasonUndefined when it carries none. The evidence is
 // weighed in this order, the first that answers winning:
 //
-//  0. a provider's own codes and replies (rhost.go): the tables of the
-//     receiving system named by Remote-MTA or Reporting-MTA, and the
-//     Orange / La Poste references found in the text;
+//  0. a provider's own codes and replies (rhost.go): reference codes
+//     found in the text (Orange / La Poste, Cox, GoDaddy, Facebook), then
+//     the tables of the receiving system named by Remote-MTA, Reporting-MTA
+//     or the recipient's domain;
 //  1. the decoder's Hint, when it names a definite cause (not one of
 //     retryHints): a format that maps a fixed sentence to a reason (qmail,
 //     Japanese carriers, Google Groups ...) knows its own wording;
@@ -157,13 +162,13 @@ func ReasonOf(e Evidence) string {
 		}
 		return command
 	}
-	if h := hostRuleFor(e.RemoteMTA, e.ReportingMTA); h != nil {
+	if r := referenceReason(text); r != "" {
+		return r
+	}
+	if h := hostRuleFor(e.RemoteMTA, e.ReportingMTA, e.Recipient); h != nil {
 		if r := h.reason(text, e.Status, commandOf); r != "" {
 			return r
 		}
-	}
-	if r := orangeReason(text); r != "" {
-		return r
 	}
 
 	if e.Hint != "" && isReason(e.Hint) && !retryHints[e.Hint] {

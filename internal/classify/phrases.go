@@ -208,7 +208,6 @@ var strongPhraseTable = []phraseRule{
 
 	// ---- suspend: the mailbox exists but is disabled or inactive
 	{ReasonSuspend, "access denied, banned recipient"}, // Microsoft 365 5.7.505
-	{ReasonSuspend, "inactive email address"},          // Apple iCloud 550 5.1.1
 	{ReasonSuspend, "account disabled"},
 	{ReasonSuspend, "account is disabled"},
 	{ReasonSuspend, "account has been disabled"},

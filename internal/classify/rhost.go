@@ -61,6 +61,89 @@ var hostRules = []*hostRule{
 		},
 	},
 	{
+		// Cox Communications: https://www.cox.com/residential/support/email-error-codes.html
+		// (the "AUP#" references are read by referenceReason).
+		name:  "cox",
+		hosts: []string{"cox.net"},
+		phrases: []phraseRule{
+			{ReasonBlocked, "too many bad commands from"},
+			{ReasonBlocked, "too many invalid recipients"},
+			{ReasonRequirePTR, "dns check failure - try again later"},
+			{ReasonRequirePTR, "rejected - no rdns"},
+			{ReasonPolicyViolation, "esmtp no data before greeting"},
+			{ReasonPolicyViolation, "attachment extension is forbidden"},
+			{ReasonRejected, "sender rejected"},
+			{ReasonSystemError, "esmtp server temporarily not available"},
+			{ReasonTooManyConn, "too many sessions from"},
+			{ReasonTooManyConn, "requested action aborted: try again later"},
+			{ReasonTooManyConn, "message threshold exceeded"},
+			{ReasonUserUnknown, "recipient rejected"},
+		},
+	},
+	{
+		// GoDaddy (secureserver.net): "What does my email bounceback
+		// mean?" (the "IBnnn" references are read by referenceReason).
+		name:  "godaddy",
+		hosts: []string{"secureserver.net"},
+		phrases: []phraseRule{
+			{ReasonBlocked, "rbl reject"},
+			{ReasonBlocked, "www.spamhaus.org/query/bl?ip="},
+			{ReasonExpired, "has been in the queue too long"},
+			{ReasonExpired, "delivery timeout"},
+			{ReasonMailboxFull, "account storage limit"},
+			{ReasonSpamDetected, "message rejected for spam or virus content"},
+			{ReasonSuspend, "account disabled"},
+			{ReasonSystemError, "message is looping"},
+			{ReasonUserUnknown, "recipient not found"},
+			{ReasonUserUnknown, "account does not exist"},
+		},
+	},
+	{
+		// Tencent (QQ Mail, Exmail): https://service.mail.qq.com/detail/122
+		name:  "tencent",
+		hosts: []string{"qq.com", "exmail.qq.com"},
+		phrases: []phraseRule{
+			{ReasonAuthFailure, "spf check failed"},
+			{ReasonAuthFailure, "dmarc check failed"},
+			{ReasonBlocked, "suspected bounce attacks"},
+			{ReasonBlocked, "suspected spam ip"},
+			{ReasonBlocked, "connection denied"},
+			{ReasonMesgTooBig, "message too large"},
+			{ReasonRejected, "suspected spam"},
+			{ReasonRejected, "mail is rejected by recipients"},
+			{ReasonSpamDetected, "spam is embedded in the email"},
+			{ReasonSpamDetected, "mail content denied"},
+			{ReasonSpeeding, "mailbox unavailable or access denined"}, // sic
+			{ReasonSuspend, "is a deactivated mailbox"},
+			{ReasonSyntaxError, "bad address syntax"},
+			{ReasonTooManyConn, "frequency limited"},
+			{ReasonUserUnknown, "mailbox not found"},
+		},
+	},
+	{
+		// Apple iCloud Mail: https://support.apple.com/en-us/102322
+		name:  "apple",
+		hosts: []string{"icloud.com", "me.com", "mac.com", "apple.com"},
+		phrases: []phraseRule{
+			{ReasonAuthFailure, "s dmarc policy"},
+			{ReasonAuthFailure, "blocked for failing both spf and dkim"},
+			{ReasonBlocked, "rejected due to having a domain present in the spamhaus"},
+			{ReasonBlocked, "rejected due to listing in spamhaus"},
+			{ReasonBlocked, "support.proofpoint.com/dnsbl-lookup"},
+			{ReasonBlocked, "not accepting connections"},
+			{ReasonHasMoved, "recipient no longer on server"},
+			{ReasonMailboxFull, "user is over quota"},
+			{ReasonNoRelaying, "relay access denied"},
+			{ReasonNotAccept, "host/domain does not accept mail"},
+			{ReasonPolicyViolation, "due to local policy"},
+			{ReasonRejected, "sender address rejected"},
+			{ReasonSpeeding, "due to excessive volume"},
+			{ReasonUserUnknown, "inactive email address"},
+			{ReasonUserUnknown, "user does not exist"},
+			{ReasonUserUnknown, "unknown or illegal alias"},
+		},
+	},
+	{
 		name:  "messagelabs",
 		hosts: []string{"messagelabs.com"},
 		phrases: []phraseRule{
@@ -106,14 +189,29 @@ func hostIs(host, suffix string) bool {
 }
 
 // hostRuleFor returns the rule of the receiving system named by the
-// Remote-MTA or Reporting-MTA, or nil.
-func hostRuleFor(remote, reporting string) *hostRule {
-	if remote == "" && reporting == "" {
+// Remote-MTA or Reporting-MTA, or else by the recipient's domain (a
+// mailbox at cox.net is served by Cox's own servers), or nil.
+func hostRuleFor(remote, reporting, recipient string) *hostRule {
+	domain := ""
+	if i := strings.LastIndexByte(recipient, '@'); i >= 0 {
+		domain = recipient[i+1:]
+	}
+	if remote == "" && reporting == "" && domain == "" {
 		return nil
 	}
 	for _, h := range hostRules {
 		for _, s := range h.hosts {
 			if hostIs(remote, s) || hostIs(reporting, s) {
+				return h
+			}
+		}
+	}
+	if domain == "" {
+		return nil
+	}
+	for _, h := range hostRules {
+		for _, s := range h.hosts {
+			if hostIs(domain, s) {
 				return h
 			}
 		}
@@ -220,4 +318,131 @@ func isDigits(s string) bool {
 		}
 	}
 	return true
+}
+
+// coxReasons maps Cox's "AUP#" references (Cox email error codes) to a
+// reason; a reference starting with "ipbl" (the sending IP on a DNS
+// blocklist) or "urlbl" (a URL of the message on one) is matched by its
+// prefix.
+var coxReasons = map[string]string{
+	"cxbl":   ReasonBlocked,       // sending IP blocked for spam-like behaviour
+	"cdrbl":  ReasonBlocked,       // sending IP temporarily blocked
+	"cxdns":  ReasonRequirePTR,    // reverse DNS of the sending IP fails
+	"cxsndr": ReasonAuthFailure,   // SPF / DKIM of the sending domain failed
+	"cxsmtp": ReasonRejected,      // SMTP protocol violation: sender not verified
+	"cxcnct": ReasonTooManyConn,   // too many concurrent connections
+	"cxmxrt": ReasonTooManyConn,   // too many recipients, wait before sending more
+	"cxthrt": ReasonSecurityError, // sending limited for suspicious account activity
+	"cxmj":   ReasonSecurityError, // sending blocked for suspicious account activity
+}
+
+// godaddyReasons maps GoDaddy's "IBnnn" references (secureserver.net
+// bouncebacks) to a reason.
+var godaddyReasons = map[string]string{
+	"401": ReasonSecurityError,   // authentication not allowed on inbound servers
+	"501": ReasonNotCompliantRFC, // blank From: address
+	"502": ReasonNotCompliantRFC, // IP address as From: address
+	"506": ReasonRejected,        // From: domain invalid (no MX / A)
+	"508": ReasonAuthFailure,     // invalid SPF record
+	"108": ReasonRequirePTR,      // reverse DNS for the sending IP failed
+	"212": ReasonSpamDetected,    // content judged to be spam
+	"705": ReasonVirusDetected,   // virus infected message
+	"605": ReasonTooManyConn,     // too many recipients
+	"007": ReasonTooManyConn,     // too many sessions from this IP
+	"101": ReasonSpeeding,        // server temporarily unavailable (high volume)
+	"110": ReasonBlocked,         // IP blocked for sending spam (an hour)
+	"111": ReasonBlocked,         // IP blocked for sending spam (a day)
+	"112": ReasonBlocked,         // IP blocked for invalid recipients (an hour)
+	"113": ReasonBlocked,         // IP blocked for invalid recipients (a day)
+	"504": ReasonSpeeding,        // too many messages this hour
+	"510": ReasonSpeeding,        // too many messages per session
+	"607": ReasonSpeeding,        // too many recipients this hour
+	"103": ReasonBadReputation,   // poor reputation on Cloudmark Sender Intelligence
+	"104": ReasonBlocked,         // listed on the Spamhaus SBL
+	"105": ReasonBlocked,         // listed on the Spamhaus XBL
+	"106": ReasonBlocked,         // listed on the Spamhaus PBL
+}
+
+// facebookReasons maps Facebook's response codes
+// (https://www.facebook.com/postmaster/response_codes) to a reason.
+var facebookReasons = map[string]string{
+	"pol-p1": ReasonBlocked, "pol-p2": ReasonBlocked, "pol-p3": ReasonBlocked, "pol-p4": ReasonBlocked,
+	"pol-t1": ReasonBlocked, "pol-t2": ReasonBlocked, "pol-t3": ReasonBlocked,
+	"pol-p5": ReasonVirusDetected,
+	"pol-p6": ReasonSpamDetected,
+	"pol-p7": ReasonAuthFailure, // domain authentication requirements not met
+	"msg-p1": ReasonMesgTooBig, "int-p2": ReasonMesgTooBig,
+	"msg-p2": ReasonContentError,    // attachment type not accepted
+	"msg-p3": ReasonNotCompliantRFC, // duplicate single-instance headers
+	"msg-t1": ReasonTooManyConn,     // too many recipients on the message
+	"rcp-p1": ReasonUserUnknown, "int-p1": ReasonUserUnknown, "int-p3": ReasonUserUnknown, "int-p4": ReasonUserUnknown,
+	"rcp-p2": ReasonFiltered, // the recipient's preferences
+	"rcp-p3": ReasonFiltered, // the recipient's privacy settings
+	"rcp-t1": ReasonSystemError,
+	"rcp-t4": ReasonSuspend,                                                      // address deactivated
+	"dns-p1": ReasonRejected, "dns-p2": ReasonRejected, "dns-t1": ReasonRejected, // MAIL FROM domain does not resolve
+	"dns-p3": ReasonRequirePTR, "dns-t2": ReasonRequirePTR,
+	"con-t1": ReasonTooManyConn, "con-t2": ReasonTooManyConn, "con-t3": ReasonTooManyConn, "con-t4": ReasonTooManyConn,
+}
+
+// referenceReason finds a provider's own reference code in a normalised
+// text: Orange / La Poste "LPN007_426", Cox "AUP#CXBL", GoDaddy "IB212",
+// Facebook "RCP-P1" (with "facebook" named in the text). It returns the
+// reference's reason, or "".
+func referenceReason(text []byte) string {
+	if r := orangeReason(text); r != "" {
+		return r
+	}
+	s := string(text)
+	if i := strings.Index(s, "aup#"); i >= 0 {
+		tok := wordAt(s, i+4)
+		if r, ok := coxReasons[tok]; ok {
+			return r
+		}
+		switch {
+		case strings.HasPrefix(tok, "ipbl"):
+			return ReasonBlocked
+		case strings.HasPrefix(tok, "urlbl"):
+			return ReasonSpamDetected
+		}
+	}
+	for off := 0; ; {
+		i := strings.Index(s[off:], " ib")
+		if i < 0 {
+			break
+		}
+		i += off
+		off = i + 3
+		if tok := wordAt(s, i+3); len(tok) == 3 && isDigits(tok) {
+			if r, ok := godaddyReasons[tok]; ok {
+				return r
+			}
+		}
+	}
+	if strings.Contains(s, "facebook") {
+		for off := 0; ; {
+			i := strings.IndexByte(s[off:], '-')
+			if i < 0 {
+				break
+			}
+			i += off
+			off = i + 1
+			if i < 3 || i+3 > len(s) || (i > 3 && isWordByte(s[i-4])) || (i+3 < len(s) && isWordByte(s[i+3])) {
+				continue
+			}
+			if r, ok := facebookReasons[s[i-3:i+3]]; ok {
+				return r
+			}
+		}
+	}
+	return ""
+}
+
+// wordAt returns the run of letters and digits of s starting at i.
+func wordAt(s string, i int) string {
+	j := i
+	for j < len(s) && (s[j] >= 'a' && s[j] <= 'z' || s[j] >= '0' && s[j] <= '9') {
+		j++
+	}
+	return s[i:j]
 }

@@ -118,3 +118,50 @@ func TestSenderAddressCodes(t *testing.T) {
 		}
 	}
 }
+
+// TestReferenceCodes checks the providers' reference codes read from the
+// text wherever the reply came from.
+func TestReferenceCodes(t *testing.T) {
+	cases := []struct{ status, reply, diag, reason string }{
+		{"5.1.0", "550", "550 5.1.0 <bounce@example.net> sender rejected. Refer to Error Codes section at https://www.cox.com/residential/support/email-error-codes.html for more information. AUP#CDRBL", ReasonBlocked},
+		{"", "554", "554 192.0.2.1 rejected by cox. AUP#IPBL0010", ReasonBlocked},
+		{"", "550", "550 Message rejected. AUP#CXSNDR", ReasonAuthFailure},
+		{"", "554", "554 This IP has been blocked for the day, for attempting to send too many messages containing content judged to be spam by the Internet community. IB111", ReasonBlocked},
+		{"", "550", "550 192.0.2.22 has sent to too many recipients this hour. IB607", ReasonSpeeding},
+		{"5.1.1", "550", "550 5.1.1 RCP-P2 http://postmaster.facebook.com/response_codes?ip=192.0.2.1#rcp Refused due to recipient preferences", ReasonFiltered},
+		{"5.1.1", "550", "550 5.1.1 RCP-P1 http://postmaster.facebook.com/response_codes?ip=192.0.2.1#rcp", ReasonUserUnknown},
+		// "rcp-p2" without Facebook named, or IB followed by more digits,
+		// is nobody's reference
+		{"5.1.1", "550", "550 5.1.1 RCP-P2 no such user", ReasonUserUnknown},
+		{"", "550", "550 Mailbox IB1234 not here", ReasonOnHold},
+	}
+	for _, c := range cases {
+		v := Classify(dsn.Result{Kind: dsn.KindBounce, Status: c.status, ReplyCode: c.reply, Diagnostic: c.diag, DiagnosticType: "smtp"})
+		if v.Reason != c.reason {
+			t.Errorf("%q: got %s, want %s", c.diag, v.Reason, c.reason)
+		}
+	}
+}
+
+// TestHostTables checks the phrase tables of Cox, GoDaddy, Tencent and
+// Apple, selected by the remote host or, failing that, the recipient's
+// domain.
+func TestHostTables(t *testing.T) {
+	cases := []struct{ remote, rcpt, diag, reason string }{
+		{"mx.cox.net", "", "550 recipient rejected", ReasonUserUnknown},
+		{"", "neko@cox.net", "421 too many sessions from 192.0.2.1", ReasonTooManyConn},
+		{"smtp.secureserver.net", "", "550 Account does not exist", ReasonUserUnknown},
+		{"mx3.qq.com", "", "550 Mailbox not found", ReasonUserUnknown},
+		{"", "neko@qq.com", "550 Suspected spam", ReasonRejected},
+		{"mx01.mail.icloud.com", "", "550 5.1.1 <neko@icloud.com>: inactive email address", ReasonUserUnknown},
+		{"", "neko@icloud.com", "550 5.1.6 recipient no longer on server: neko@icloud.com", ReasonHasMoved},
+		// the same words elsewhere keep their generic meaning
+		{"mx.example.org", "neko@example.org", "550 Mailbox not found", ReasonFiltered},
+	}
+	for _, c := range cases {
+		v := Classify(dsn.Result{Kind: dsn.KindBounce, RemoteMTA: c.remote, Recipient: c.rcpt, Diagnostic: c.diag, DiagnosticType: "smtp"})
+		if v.Reason != c.reason {
+			t.Errorf("%s/%s %q: got %s, want %s", c.remote, c.rcpt, c.diag, v.Reason, c.reason)
+		}
+	}
+}
