@@ -181,6 +181,18 @@ func TestPolicy(t *testing.T) {
 	}
 }
 
+// TestPolicyUnresolvableHost checks that a host name that does not resolve is
+// refused as a validation error on "host" (RFC 6761 reserves .invalid, so no
+// resolver answers it with an address).
+func TestPolicyUnresolvableHost(t *testing.T) {
+	s := Settings{Host: "imap.no-such-host.invalid", Username: "u"}
+	err := (&Policy{}).CheckSettings(context.Background(), &s, Credentials{Password: "p"})
+	var ve *ValidationError
+	if !errors.As(err, &ve) || ve.Field != "host" {
+		t.Fatalf("CheckSettings(%s) = %v, want a ValidationError on host", s.Host, err)
+	}
+}
+
 func TestValidate(t *testing.T) {
 	ok := func() Settings { return Settings{Host: "imap.example.com", Username: "u"} }
 	pw := Credentials{Password: "p"}

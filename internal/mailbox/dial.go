@@ -121,13 +121,20 @@ func (p *Policy) ResolveHost(ctx context.Context, host string) ([]netip.Addr, er
 
 // CheckSettings validates s and c and resolves the host under the policy,
 // including the rule that TLS mode "plain" needs AllowPrivateHosts and a host
-// whose every address is loopback. Call it on create and update.
+// whose every address is loopback. Call it on create and update. A host
+// name that does not resolve is a *ValidationError on "host" (a mailbox that
+// can never be reached is not accepted); a refused private address stays
+// ErrPrivateHost.
 func (p *Policy) CheckSettings(ctx context.Context, s *Settings, c Credentials) error {
 	s.Normalize()
 	if err := s.Validate(c); err != nil {
 		return err
 	}
 	_, err := p.resolveFor(ctx, s)
+	var dnsErr *net.DNSError
+	if errors.As(err, &dnsErr) {
+		return invalid("host", "%s does not resolve: %s", s.Host, dnsErr.Err)
+	}
 	return err
 }
 
