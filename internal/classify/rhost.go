@@ -431,8 +431,9 @@ var facebookReasons = map[string]string{
 }
 
 // referenceReason finds a provider's own reference code in a normalised
-// text: Orange / La Poste "LPN007_426", Cox "AUP#CXBL", GoDaddy "IB212",
-// Facebook "RCP-P1" (with "facebook" named in the text). It returns the
+// text: Orange / La Poste "LPN007_426", Cox "AUP#CXBL", Spectrum
+// "AUP#I1260", GoDaddy "IB212", i.ua ".i.ua/err/2", Facebook "RCP-P1" (with
+// "facebook" named in the text). It returns the
 // reference's reason, or "".
 func referenceReason(text []byte) string {
 	if r := orangeReason(text); r != "" {
@@ -442,6 +443,9 @@ func referenceReason(text []byte) string {
 	if i := strings.Index(s, "aup#"); i >= 0 {
 		tok := wordAt(s, i+4)
 		if r, ok := coxReasons[tok]; ok {
+			return r
+		}
+		if r := spectrumReason(s[i+4:]); r != "" {
 			return r
 		}
 		switch {
@@ -462,6 +466,11 @@ func referenceReason(text []byte) string {
 			if r, ok := godaddyReasons[tok]; ok {
 				return r
 			}
+		}
+	}
+	if i := strings.Index(s, ".i.ua/err/"); i >= 0 {
+		if r, ok := iuaReasons[wordAt(s, i+len(".i.ua/err/"))]; ok {
+			return r
 		}
 	}
 	if strings.Contains(s, "facebook") {
@@ -490,4 +499,61 @@ func wordAt(s string, i int) string {
 		j++
 	}
 	return s[i:j]
+}
+
+// spectrumRanges maps Spectrum's (Charter) "AUP#I1260" / "AUP#O1000"
+// references (Spectrum "Understanding email error codes") to a reason, by
+// ranges of the four-digit number.
+var spectrumRanges = []struct {
+	lo, hi int
+	reason string
+}{
+	{1000, 1000, ReasonBlocked},         // IP blocked for suspicious activity
+	{1010, 1080, ReasonRejected},        // the sending account is blocked or limited
+	{1090, 1090, ReasonSystemError},     // cannot be processed now
+	{1100, 1150, ReasonRequirePTR},      // no full-circle reverse DNS
+	{1160, 1190, ReasonPolicyViolation}, // against the domain's security policies
+	{1200, 1250, ReasonBlocked},         // listed by Cloudmark CSI or Spamhaus
+	{1260, 1260, ReasonNetworkError},    // IPv6 not accepted
+	{1300, 1340, ReasonTooManyConn},     // connection limits
+	{1350, 1490, ReasonSpeeding},        // message and recipient limits
+	{1500, 1520, ReasonRejected},        // sending as another address or domain
+	{1530, 1530, ReasonMesgTooBig},      // larger than 20 MB
+	{1540, 1550, ReasonSpeeding},        // too many messages per session or recipients per message
+	{1560, 1560, ReasonPolicyViolation}, // too many invalid recipients
+	{1580, 1580, ReasonSpeeding},        // too many recipients in a short time
+}
+
+// spectrumReason reads a Spectrum reference after "AUP#": optional letters
+// or hyphens, then four digits.
+func spectrumReason(s string) string {
+	i := 0
+	for i < len(s) && (s[i] >= 'a' && s[i] <= 'z' || s[i] == '-') {
+		i++
+	}
+	if len(s) < i+4 || !isDigits(s[i:i+4]) || len(s) > i+4 && s[i+4] >= '0' && s[i+4] <= '9' {
+		return ""
+	}
+	n := int(s[i]-'0')*1000 + int(s[i+1]-'0')*100 + int(s[i+2]-'0')*10 + int(s[i+3]-'0')
+	for _, r := range spectrumRanges {
+		if n >= r.lo && n <= r.hi {
+			return r.reason
+		}
+	}
+	return ""
+}
+
+// iuaReasons maps the error pages of i.ua ("https://mail.i.ua/err/2") to
+// a reason.
+var iuaReasons = map[string]string{
+	"1":  ReasonNoRelaying,  // SMTP as a mail gateway is forbidden
+	"2":  ReasonUserUnknown, // user not found
+	"3":  ReasonSuspend,     // mailbox unused for more than 3 months
+	"4":  ReasonMailboxFull, // mailbox full
+	"5":  ReasonTooManyConn, // sending limit exceeded
+	"6":  ReasonNoRelaying,  // use your provider's SMTP server
+	"7":  ReasonBlocked,     // wrong HELO/EHLO parameter
+	"8":  ReasonRejected,    // sender address could not be checked
+	"9":  ReasonBlocked,     // sender IP blacklisted
+	"10": ReasonFiltered,    // not in the recipient's address management list
 }

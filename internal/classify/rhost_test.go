@@ -130,6 +130,9 @@ func TestReferenceCodes(t *testing.T) {
 		{"", "550", "550 192.0.2.22 has sent to too many recipients this hour. IB607", ReasonSpeeding},
 		{"5.1.1", "550", "550 5.1.1 RCP-P2 http://postmaster.facebook.com/response_codes?ip=192.0.2.1#rcp Refused due to recipient preferences", ReasonFiltered},
 		{"5.1.1", "550", "550 5.1.1 RCP-P1 http://postmaster.facebook.com/response_codes?ip=192.0.2.1#rcp", ReasonUserUnknown},
+		{"", "554", "554 5.7.1 Spectrum does not accept IPv6 mail, please use IPv4. AUP#I1260", ReasonNetworkError},
+		{"", "550", "550 5.1.0 Your email was rejected for attempting to send as a different email address. AUP#O1500", ReasonRejected},
+		{"", "550", "550 Sorry, see https://mail.i.ua/err/3/", ReasonSuspend},
 		// "rcp-p2" without Facebook named, or IB followed by more digits,
 		// is nobody's reference
 		{"5.1.1", "550", "550 5.1.1 RCP-P2 no such user", ReasonUserUnknown},
