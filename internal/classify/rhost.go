@@ -189,6 +189,21 @@ var hostRules = []*hostRule{
 		},
 	},
 	{
+		// Zoho Mail (zoho.com, zoho.eu, ...).
+		name:  "zoho",
+		hosts: []string{"zoho.com", "zoho.eu", "zoho.in", "zohomail.com"},
+		phrases: []phraseRule{
+			{ReasonAuthFailure, "email rejected per dmarc policy"},
+			{ReasonRejected, "email cannot be delivered. reason: email flagged as spam"},
+			{ReasonRejected, "mail rejected by destination domain"},
+			{ReasonPolicyViolation, "email policy violation detected"},
+			{ReasonPolicyViolation, "mailbox delivery restricted by policy error"},
+			{ReasonSystemError, "temporary system error"},
+			{ReasonUserUnknown, "user does not exist"},
+			{ReasonVirusDetected, " detected by zoho mail"},
+		},
+	},
+	{
 		name:  "messagelabs",
 		hosts: []string{"messagelabs.com"},
 		phrases: []phraseRule{
