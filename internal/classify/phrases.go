@@ -207,6 +207,7 @@ var strongPhraseTable = []phraseRule{
 	{ReasonExceedLimit, "header size exceeds"},
 
 	// ---- suspend: the mailbox exists but is disabled or inactive
+	{ReasonSuspend, "invalid/inactive user"},
 	{ReasonSuspend, "access denied, banned recipient"}, // Microsoft 365 5.7.505
 	{ReasonSuspend, "account disabled"},
 	{ReasonSuspend, "account is disabled"},
@@ -693,6 +694,18 @@ var strongPhraseTable = []phraseRule{
 	{reasonUserUnknownDefinite, "invalid recipient - https://community.mimecast"},     // Mimecast 550
 
 	// ---- userunknown: no such mailbox at that domain
+	{ReasonUserUnknown, "550 address invalid"},
+	{ReasonUserUnknown, "mailbox unavaiable"},
+	{ReasonUserUnknown, "nessun utente simile in questo indirizzo"},
+	{ReasonUserUnknown, "recipient address rejected: invalid-recipient"},
+	{ReasonUserUnknown, "recipient address rejected: userunknown"},
+	{ReasonUserUnknown, "recipient is not accepted"},
+	{ReasonUserUnknown, "sorry, your envelope recipient has been denied"},
+	{ReasonUserUnknown, "this recipient is in my badrecipientto list"},
+	{ReasonUserUnknown, "this recipient is not in my validrcptto list"},
+	{ReasonUserUnknown, "weil die adresse nicht gefunden wurde"},
+	{ReasonUserUnknown, "does not exist at the organization"},
+	{ReasonUserUnknown, "user ( * ) unknown"},
 	{ReasonUserUnknown, "<@> not found"},
 	{ReasonUserUnknown, "5.1.0 address rejected"},
 	{ReasonUserUnknown, "bad_recipient"},
