@@ -919,6 +919,8 @@ var strongPhraseTable = []phraseRule{
 	{ReasonNotAccept, "no route for current request"},
 
 	// ---- filtered: refused by a recipient-side rule
+	{ReasonFiltered, "account is protected by"},
+	{ReasonFiltered, "not found recipient account"},
 	{ReasonFiltered, "sender was not authenticated by organization"}, // Exchange 5.7.12: recipient refuses senders outside its organisation
 	{ReasonFiltered, "sender not authenticated for"},                 // Exchange 5.7.133-136: recipient accepts authenticated senders only
 	{ReasonFiltered, "sender was not authenticated for"},
@@ -944,6 +946,15 @@ var strongPhraseTable = []phraseRule{
 	{ReasonFiltered, "bounced address"}, // SendGrid
 
 	// ---- rejected: the sender address or domain was refused
+	{ReasonRejected, "connections not accepted from servers without a valid sender domain"},
+	{ReasonRejected, "denied by secumail valid-address-filter"},
+	{ReasonRejected, "does not exist e2110"},
+	{ReasonRejected, "error: no third-party dsns"}, // SpamWall: empty sender refused
+	{ReasonRejected, "invalid domain, see <url:"},
+	{ReasonRejected, "recursive cname records for"},
+	{ReasonRejected, "rule imposed mailbox access for"}, // MailMarshal
+	{ReasonRejected, "sending this from a different address or alias using the"},
+	{ReasonRejected, "your access to submit messages to this e-mail system has been rejected"},
 	{ReasonRejected, "access denied, spam abuse detected"},           // Microsoft 365 5.7.501-503: the sending account is banned
 	{ReasonRejected, "sender has no a, aaaa, or mx dns records"},     // Mimecast 550
 	{ReasonRejected, "sender account is disabled or not registered"}, // Google Workspace 550 5.7.0 "Mail Sending denied"
