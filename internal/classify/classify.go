@@ -367,7 +367,6 @@ var commandMarkers = []struct {
 	{"STARTTLS", "after starttls"},
 	{"RCPT", "[rcpt_to]"}, // Yahoo
 	{"RCPT", "smtp:rcpt"}, // X3
-	{"RCPT", "<@>:"},      // a reply naming the recipient, as servers answer RCPT TO ("550 <addr>: User unknown")
 	{"MAIL", "after mail from"},
 	{"MAIL", "in reply to mail from command"},
 	{"MAIL", ">>> mail from"},

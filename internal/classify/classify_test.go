@@ -54,8 +54,9 @@ var classifyCases = []classifyCase{
 	{"bounce", "", "550", "DATA", "550 : User unknown", "", "hard", "filtered", "Spam or content", false},
 	{"bounce", "5.0.0", "550", "", "550 5.0.0 User unknown", "", "hard", "filtered", "Spam or content", false},
 	{"bounce", "5.2.0", "550", "", "550 Unknown user kijitora@example.jp", "", "hard", "filtered", "Spam or content", false},
-	// ... but a reply naming the recipient is an answer to RCPT TO
-	{"bounce", "", "550", "", "550 <kijitora@example.jp>: User unknown", "", "hard", "userunknown", "Invalid recipient", true},
+	// ... even where the reply names the recipient, unless the provider's
+	// own rule says so (rhost.go: au/KDDI)
+	{"bounce", "", "550", "", "550 <kijitora@example.jp>: User unknown", "", "hard", "filtered", "Spam or content", false},
 	// the same words at MAIL FROM concern the sender
 	{"bounce", "5.1.0", "553", "MAIL", "553 5.1.0 neko.example.com does not exist", "", "hard", "rejected", "Blocked", false},
 

@@ -61,6 +61,17 @@ var hostRules = []*hostRule{
 		},
 	},
 	{
+		// au (KDDI): "550 <addr>: User unknown" names the recipient as
+		// its RCPT TO answer does; "550 : User unknown", with the address
+		// left out, is its filter's refusal of the sender.
+		name:  "kddi",
+		hosts: []string{"au.com", "ezweb.ne.jp"},
+		phrases: []phraseRule{
+			{ReasonUserUnknown, "<@>: user unknown"},
+			{ReasonFiltered, "550 : user unknown"},
+		},
+	},
+	{
 		// Cox Communications: https://www.cox.com/residential/support/email-error-codes.html
 		// (the "AUP#" references are read by referenceReason).
 		name:  "cox",

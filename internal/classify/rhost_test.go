@@ -161,6 +161,8 @@ func TestHostTables(t *testing.T) {
 		{"us-smtp-inbound-1.mimecast.com", "", "550 Administrative prohibition - envelope blocked - https://community.mimecast.com/docs/DOC-1369#550", ReasonRejected},
 		{"eu-smtp-inbound-2.mimecast.com", "", "554 email rejected due to security policies - https://community.mimecast.com/docs/DOC-1369#554", ReasonVirusDetected},
 		{"mx.zoho.com", "", "541 5.4.1 Mail rejected by destination domain", ReasonRejected},
+		{"", "neko@ezweb.ne.jp", "550 <neko@ezweb.ne.jp>: User unknown", ReasonUserUnknown},
+		{"lsean.ezweb.ne.jp", "neko@ezweb.ne.jp", "550 : User unknown", ReasonFiltered},
 		// the same words elsewhere keep their generic meaning
 		{"mx.example.org", "neko@example.org", "550 Mailbox not found", ReasonFiltered},
 	}
