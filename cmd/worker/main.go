@@ -3,7 +3,8 @@
 // queues syncs, reprocessing and housekeeping (weights 6:3:1, or strict
 // priority with WORKER_STRICT_PRIORITY) with WORKER_CONCURRENCY tasks at
 // once: mailbox syncs, the every-minute scheduling of due mailboxes,
-// reprocessing runs, and hourly housekeeping. It serves /healthz, /readyz
+// reprocessing runs, and hourly housekeeping (archived tasks, month
+// partitions ahead, raw message bytes past RAW_RETENTION). It serves /healthz, /readyz
 // and /metrics on WORKER_HTTP_ADDR, logs JSON on stdout, and shuts down
 // gracefully on SIGTERM or SIGINT: /readyz turns 503, tasks in flight get
 // SHUTDOWN_TIMEOUT to finish, and a sync still running then stops with its
@@ -115,6 +116,9 @@ func run(ctx context.Context) error {
 		return err
 	}
 	w.Handle(tasks.TypeReprocess, &tasks.Reprocessor{Tracking: syncer.Tracking, RawRetention: cfg.RawRetention})
+	if err := tasks.RegisterDatabaseHousekeeping(w, &tasks.DatabaseHousekeeping{DB: db, RawRetention: cfg.RawRetention}); err != nil {
+		return err
+	}
 
 	rc, err := tasks.RedisClient(redisOpt)
 	if err != nil {

@@ -116,7 +116,7 @@ FROM unnest($2::bigint[], $3::int[], $4::text[], $5::text[], $6::text[], $7::tex
           code_entry_id, diagnostic, remote_mta, reporting_mta, provider, feedback_type, format, recipient,
           original_message_id, matched_by, campaign_id, lead_id, sent_message_id, sending_mailbox_id,
           occurred_at)
-ON CONFLICT (raw_message_id, result_index) DO NOTHING
+ON CONFLICT (raw_message_id, result_index, occurred_at) DO NOTHING
 RETURNING id, raw_message_id, result_index;
 
 -- name: update-bounce-events
@@ -238,9 +238,11 @@ ORDER BY lead_id, sent_at, id;
 
 -- name: reprocess-candidates
 -- Keyset page of stored messages received at or after $1, after ($2, $3).
+-- Messages whose bytes housekeeping emptied (RAW_RETENTION) cannot be
+-- decoded again and are left as they are.
 SELECT id, workspace_id, received_at
 FROM raw_messages
-WHERE received_at >= $1 AND (received_at, id) > ($2, $3)
+WHERE received_at >= $1 AND (received_at, id) > ($2, $3) AND content_purged_at IS NULL
 ORDER BY received_at, id
 LIMIT $4;
 
