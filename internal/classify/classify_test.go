@@ -125,7 +125,7 @@ var classifyCases = []classifyCase{
 	{"bounce", "5.7.25", "", "", "", "", "hard", "requireptr", "Blocked", false},
 	{"bounce", "5.1.8", "553", "", "553 5.1.8 <root@host.example.jp>... Domain of sender address root@host.example.jp does not exist", "", "hard", "rejected", "Blocked", false},
 	{"bounce", "5.1.8", "501", "", "501 5.1.8 Sender address rejected", "", "hard", "rejected", "Blocked", false},
-	{"bounce", "4.7.0", "421", "", "421 4.7.0 [TSS04] Messages from 192.0.2.192 temporarily deferred due to unexpected volume or user complaints - 4.16.55.1; see https://postmaster.yahooinc.com/error-codes", "", "soft", "rejected", "Blocked", false},
+	{"bounce", "4.7.0", "421", "", "421 4.7.0 [TSS04] Messages from 192.0.2.192 temporarily deferred due to unexpected volume or user complaints - 4.16.55.1; see https://postmaster.yahooinc.com/error-codes", "", "soft", "badreputation", "Blocked", false},
 	{"bounce", "5.7.1", "550", "MAIL", "550 5.7.1 Access denied", "", "hard", "rejected", "Blocked", false},
 	{"bounce", "5.7.1", "554", "", "554 5.7.1 <kijitora@example.com>: Relay access denied", "", "hard", "norelaying", "Blocked", false},
 	{"bounce", "5.7.1", "550", "", "550 5.7.1 Unable to relay", "", "hard", "norelaying", "Blocked", false},

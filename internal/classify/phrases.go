@@ -412,6 +412,11 @@ var strongPhraseTable = []phraseRule{
 	{ReasonAuthFailure, "per its spf record"},
 
 	// ---- badreputation: low sender reputation
+	{ReasonBadReputation, "temporarily deferred due to unexpected volume or user complaints"}, // Yahoo [TSS04] (Yahoo's own hosts: rhost.go)
+	{ReasonBadReputation, "a poor email reputation score"},
+	{ReasonBadReputation, "ip/domain reputation problems"},
+	{ReasonBadReputation, "none/bad reputation"}, // T-Online
+	{ReasonBadReputation, "the sending mta's poor reputation"},
 	{ReasonBadReputation, "deferred due to excessive volume or user complaints"}, // Yahoo [TS02]
 	{ReasonBadReputation, "reputation"},
 	{ReasonBadReputation, "poor sending history"},
@@ -989,7 +994,6 @@ var strongPhraseTable = []phraseRule{
 	{ReasonRejected, "not allowed to send"},
 	{ReasonRejected, "not authorized to send"},
 	{ReasonRejected, "provide a valid from"},
-	{ReasonRejected, "temporarily deferred due to unexpected volume or user complaints"}, // Yahoo TSS04
 	{ReasonRejected, "temporarily deferred due to user complaints"},
 	{ReasonRejected, "not a member of"},
 	{ReasonRejected, "not subscribed"},

@@ -61,6 +61,34 @@ var hostRules = []*hostRule{
 		},
 	},
 	{
+		// Yahoo Inc. (Yahoo Mail, AOL; MX hosts under yahoodns.net):
+		// https://senders.yahooinc.com/smtp-error-codes. Its [TSS04]
+		// deferral "due to unexpected volume or user complaints" is given
+		// for every kind of sender-side problem (reputation, missing
+		// authentication ...): Yahoo refuses the sender, without saying
+		// why.
+		name:  "yahoo",
+		hosts: []string{"yahoodns.net"},
+		phrases: []phraseRule{
+			{ReasonAuthFailure, "yahoo requires all senders to authenticate with either spf or dkim"},
+			{ReasonBlocked, " because the ip is in spamhaus's list;"},
+			{ReasonBlocked, "not accepted from ip addresses on spamhaus xbl"},
+			{ReasonNoRelaying, "relaying denied for "},
+			{ReasonNotCompliantRFC, "headers are not rfc compliant"},
+			{ReasonPolicyViolation, "not accepted for policy reasons"},
+			{ReasonRejected, "temporarily deferred due to unexpected volume or user complaints"},
+			{ReasonRejected, "due to unresolvable rfc.5321 domain"},
+			{ReasonRejected, " will be permanently deferred"},
+			{ReasonSpeeding, "user is receiving mail too quickly"},
+			{ReasonSuspend, " is no longer valid."},
+			{ReasonSuspend, "this mailbox is disabled"},
+			{ReasonSyntaxError, "syntax error in parameters or arguments"},
+			{ReasonTooManyConn, "max message per connection reached"},
+			{ReasonUserUnknown, "dd this user doesn't have a "},
+			{ReasonUserUnknown, "mailbox not found"},
+		},
+	},
+	{
 		// au (KDDI): "550 <addr>: User unknown" names the recipient as
 		// its RCPT TO answer does; "550 : User unknown", with the address
 		// left out, is its filter's refusal of the sender.

@@ -163,6 +163,8 @@ func TestHostTables(t *testing.T) {
 		{"mx.zoho.com", "", "541 5.4.1 Mail rejected by destination domain", ReasonRejected},
 		{"", "neko@ezweb.ne.jp", "550 <neko@ezweb.ne.jp>: User unknown", ReasonUserUnknown},
 		{"lsean.ezweb.ne.jp", "neko@ezweb.ne.jp", "550 : User unknown", ReasonFiltered},
+		{"mta6.am0.yahoodns.net", "", "421 4.7.0 [TSS04] Messages from 192.0.2.1 temporarily deferred due to unexpected volume or user complaints - 4.16.55.1", ReasonRejected},
+		{"", "", "421 4.7.0 [TSS04] Messages from 192.0.2.1 temporarily deferred due to unexpected volume or user complaints - 4.16.55.1", ReasonBadReputation},
 		// the same words elsewhere keep their generic meaning
 		{"mx.example.org", "neko@example.org", "550 Mailbox not found", ReasonFiltered},
 	}

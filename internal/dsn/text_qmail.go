@@ -32,9 +32,18 @@ var qmailHints = []phraseHint{
 	{"message is too big", "mesgtoobig"},
 	{"mailaddress is administrative prohibited", "suspend"},
 	{"mailaddress is administratively disabled", "suspend"},
-	{"but sender was rejected", "rejected"},
 	{"but my name was rejected", "blocked"},
 	{"this message has been in the queue too long", "expired"},
+}
+
+// qmailBareHints are qmail-remote's sentences naming the refused MAIL FROM
+// ("Connected to <ip> but sender was rejected."): they imply a reason only
+// when the remote server's reply that follows carries no code, as its own
+// words say more ("[TSS04] ... deferred due to unexpected volume or user
+// complaints"). A refused HELO ("but my name was rejected") is our host's
+// block whatever the reply says.
+var qmailBareHints = []phraseHint{
+	{"but sender was rejected", "rejected"},
 }
 
 var qmailFormat = &textFormat{
@@ -45,6 +54,7 @@ var qmailFormat = &textFormat{
 	stop:       []string{"Below this line is a copy of the message", "Below the next line is a copy of the message", "Enclosed is a copy of the message", "Below this line is the original", "Original message follows"},
 	rcpt:       rcptRule{angle: true},
 	hints:      qmailHints,
+	hintsBare:  qmailBareHints,
 }
 
 func init() { registerText(40, qmailFormat) }
