@@ -72,6 +72,8 @@ var (
 // and in the languages those servers answer in.
 var strongPhraseTable = []phraseRule{
 	// ---- mailboxfull: the recipient's mailbox is over quota
+	{ReasonMailboxFull, "disabled temporarly for exceeding receiving limits"},
+	{ReasonMailboxFull, "not enough storage space"},
 	{ReasonMailboxFull, "mailbox full"},
 	{ReasonMailboxFull, "mailbox is full"},
 	{ReasonMailboxFull, "mailbox * is full"},
@@ -527,6 +529,16 @@ var strongPhraseTable = []phraseRule{
 	{ReasonVirusDetected, "used by recent viruses"},
 
 	// ---- spamdetected: the message was judged to be spam
+	{ReasonSpamDetected, "work.drbl.imedia.ru"},
+	{ReasonSpamDetected, "considered as spam or virus"},
+	{ReasonSpamDetected, "contains spam or virus"},
+	{ReasonSpamDetected, "possible spam/virus content"},
+	{ReasonSpamDetected, "spamprofiler"},
+	{ReasonSpamDetected, "reject bulk.advertising"},
+	{ReasonSpamDetected, "rejecting mail content"},
+	{ReasonSpamDetected, "spamming not allowed"},
+	{ReasonSpamDetected, "recurrent pattern detection system"},
+	{ReasonSpamDetected, "mail score ( * ) over"},
 	{ReasonSpamDetected, "content filter agent quarantined this message"}, // Exchange 5.2.1
 	{ReasonSpamDetected, " ou-002 "},                                      // Outlook.com: message content judged spam
 	{ReasonSpamDetected, " spam "},
@@ -861,6 +873,7 @@ var strongPhraseTable = []phraseRule{
 	{ReasonUserUnknown, "адресат не найден"},
 
 	// ---- hostunknown: the recipient domain does not exist
+	{ReasonHostUnknown, "domain must exist"},
 	{ReasonHostUnknown, "host unknown"},
 	{ReasonHostUnknown, "unknown host"},
 	{ReasonHostUnknown, "host not found"},
@@ -1066,6 +1079,8 @@ var strongPhraseTable = []phraseRule{
 	{ReasonRejected, "домен отправителя"},
 
 	// ---- expired: the sending MTA gave up after its queue lifetime
+	{ReasonExpired, "have been failing for a long time"},
+	{ReasonExpired, "unable to deliver message after multiple retries"},
 	{ReasonExpired, "message expired"},
 	{ReasonExpired, "envelope expired"}, // OpenSMTPD
 	{ReasonExpired, "delivery expired"},
@@ -1104,6 +1119,8 @@ var strongPhraseTable = []phraseRule{
 	{ReasonExpired, "délai d'attente dépassé"},
 
 	// ---- policyviolation: refused under a receiving-site policy
+	{ReasonPolicyViolation, "header are not accepted"},
+	{ReasonPolicyViolation, "messages with multiple addresses"},
 	{ReasonPolicyViolation, "exceeded its quota for sending messages with the same message-id"}, // Gmail 4.7.28
 	{ReasonPolicyViolation, "reject due to policy restrictions"},                                // GMX / WEB.DE 554
 	{ReasonPolicyViolation, "policy violation"},
@@ -1252,6 +1269,7 @@ var strongPhraseTable = []phraseRule{
 	{ReasonMailerError, "command failed:"},
 
 	// ---- networkerror: DNS or connection problem on the way
+	{ReasonNetworkError, "message looping"},
 	{ReasonNetworkError, "connection expired, try reconnecting"}, // Gmail 421 4.7.0
 	{ReasonNetworkError, "connection refused"},
 	{ReasonNetworkError, "no route to host"},
