@@ -296,6 +296,8 @@ var strongPhraseTable = []phraseRule{
 	{ReasonHasMoved, "address has changed"},
 
 	// ---- norelaying: the server refused to relay for us
+	{ReasonNoRelaying, "not a gateway"},
+	{ReasonNoRelaying, "relaying mail to "},
 	{ReasonNoRelaying, "not authorized to send email directly to our servers"}, // Gmail 550 5.7.1: use the provider's relay
 	{ReasonNoRelaying, "invalid credentials for relay"},                        // Google Workspace SMTP relay 550 5.7.1
 	{ReasonNoRelaying, "relay access denied"},                                  // Postfix
@@ -919,6 +921,7 @@ var strongPhraseTable = []phraseRule{
 	{ReasonHostUnknown, "dominio inexistente"},
 
 	// ---- notaccept: the domain accepts no mail (null MX, RFC 7505/7504)
+	{ReasonNotAccept, "smtp protocol returned a permanent error"},
 	{ReasonNotAccept, "does not accept mail"},
 	{ReasonNotAccept, "doesn't accept mail"},
 	{ReasonNotAccept, "accepts no mail"},
@@ -1199,6 +1202,7 @@ var strongPhraseTable = []phraseRule{
 	{ReasonFailedSTARTTLS, "requiretls"},
 
 	// ---- securityerror: a security requirement failed
+	{ReasonSecurityError, "not authorized to send mail, authentication is required"},
 	{ReasonSecurityError, "failed dane validation"}, // Microsoft 365 5.7.323 tlsa-invalid
 	{ReasonSecurityError, "dnssec-invalid"},         // Microsoft 365 5.7.324
 	{ReasonSecurityError, "authentication required"},
