@@ -429,6 +429,7 @@ var strongPhraseTable = []phraseRule{
 	{ReasonBadReputation, "senderscore"},
 
 	// ---- requireptr: no (matching) reverse DNS for the sending IP
+	{ReasonRequirePTR, "forward dns entry does not point to the sending ip"}, // Gmail 421/550: PTR without matching forward record
 	{ReasonRequirePTR, "reverse dns"},
 	{ReasonRequirePTR, "reverse-dns"},
 	{ReasonRequirePTR, "reverse lookup"},
