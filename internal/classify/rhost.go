@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"bytes"
 	"strings"
 )
 
@@ -367,10 +368,10 @@ var orangeReasons = map[string]string{
 // orangeReason finds an Orange / La Poste reference in a normalised
 // (lower-case) text and returns its reason, or "".
 func orangeReason(text []byte) string {
-	s := string(text) // no copy: the conversion does not escape
+	s := text
 	for _, p := range [...]string{"lpn", "ofr", "ouk"} {
 		for off := 0; off < len(s); {
-			i := strings.Index(s[off:], p)
+			i := bytes.Index(s[off:], []byte(p))
 			if i < 0 {
 				break
 			}
@@ -380,7 +381,7 @@ func orangeReason(text []byte) string {
 				continue
 			}
 			if code, ok := orangeRef(s[i+len(p):]); ok {
-				if r, ok := orangeReasons[code]; ok {
+				if r, ok := orangeReasons[string(code)]; ok {
 					return r
 				}
 				return ""
@@ -392,25 +393,26 @@ func orangeReason(text []byte) string {
 
 // orangeRef reads what follows "LPN"/"OFR"/"OUK": "_ddd", "ddd_ddd",
 // "ddd-ddd" or "aaa_ddd", and returns the final three digits.
-func orangeRef(s string) (string, bool) {
-	if strings.HasPrefix(s, "aaa") {
+func orangeRef(s []byte) ([]byte, bool) {
+	if bytes.HasPrefix(s, []byte("aaa")) {
 		s = s[3:]
 	} else if len(s) >= 3 && isDigits(s[:3]) {
 		s = s[3:]
-		if s == "" || (s[0] != '_' && s[0] != '-') {
-			return "", false
+		if len(s) == 0 || (s[0] != '_' && s[0] != '-') {
+			return nil, false
 		}
 	}
 	if len(s) < 4 || s[0] != '_' && s[0] != '-' || !isDigits(s[1:4]) {
-		return "", false
+		return nil, false
 	}
 	if len(s) > 4 && isWordByte(s[4]) {
-		return "", false
+		return nil, false
 	}
 	return s[1:4], true
 }
 
-func isDigits(s string) bool {
+// isDigits reports whether s is all ASCII digits.
+func isDigits(s []byte) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] < '0' || s[i] > '9' {
 			return false
@@ -493,43 +495,43 @@ func referenceReason(text []byte) string {
 	if r := orangeReason(text); r != "" {
 		return r
 	}
-	s := string(text)
-	if i := strings.Index(s, "aup#"); i >= 0 {
+	s := text
+	if i := bytes.Index(s, []byte("aup#")); i >= 0 {
 		tok := wordAt(s, i+4)
-		if r, ok := coxReasons[tok]; ok {
+		if r, ok := coxReasons[string(tok)]; ok {
 			return r
 		}
 		if r := spectrumReason(s[i+4:]); r != "" {
 			return r
 		}
 		switch {
-		case strings.HasPrefix(tok, "ipbl"):
+		case bytes.HasPrefix(tok, []byte("ipbl")):
 			return ReasonBlocked
-		case strings.HasPrefix(tok, "urlbl"):
+		case bytes.HasPrefix(tok, []byte("urlbl")):
 			return ReasonSpamDetected
 		}
 	}
 	for off := 0; ; {
-		i := strings.Index(s[off:], " ib")
+		i := bytes.Index(s[off:], []byte(" ib"))
 		if i < 0 {
 			break
 		}
 		i += off
 		off = i + 3
 		if tok := wordAt(s, i+3); len(tok) == 3 && isDigits(tok) {
-			if r, ok := godaddyReasons[tok]; ok {
+			if r, ok := godaddyReasons[string(tok)]; ok {
 				return r
 			}
 		}
 	}
-	if i := strings.Index(s, ".i.ua/err/"); i >= 0 {
-		if r, ok := iuaReasons[wordAt(s, i+len(".i.ua/err/"))]; ok {
+	if i := bytes.Index(s, []byte(".i.ua/err/")); i >= 0 {
+		if r, ok := iuaReasons[string(wordAt(s, i+len(".i.ua/err/")))]; ok {
 			return r
 		}
 	}
-	if strings.Contains(s, "facebook") {
+	if bytes.Contains(s, []byte("facebook")) {
 		for off := 0; ; {
-			i := strings.IndexByte(s[off:], '-')
+			i := bytes.IndexByte(s[off:], '-')
 			if i < 0 {
 				break
 			}
@@ -538,7 +540,7 @@ func referenceReason(text []byte) string {
 			if i < 3 || i+3 > len(s) || (i > 3 && isWordByte(s[i-4])) || (i+3 < len(s) && isWordByte(s[i+3])) {
 				continue
 			}
-			if r, ok := facebookReasons[s[i-3:i+3]]; ok {
+			if r, ok := facebookReasons[string(s[i-3:i+3])]; ok {
 				return r
 			}
 		}
@@ -547,7 +549,7 @@ func referenceReason(text []byte) string {
 }
 
 // wordAt returns the run of letters and digits of s starting at i.
-func wordAt(s string, i int) string {
+func wordAt(s []byte, i int) []byte {
 	j := i
 	for j < len(s) && (s[j] >= 'a' && s[j] <= 'z' || s[j] >= '0' && s[j] <= '9') {
 		j++
@@ -580,7 +582,7 @@ var spectrumRanges = []struct {
 
 // spectrumReason reads a Spectrum reference after "AUP#": optional letters
 // or hyphens, then four digits.
-func spectrumReason(s string) string {
+func spectrumReason(s []byte) string {
 	i := 0
 	for i < len(s) && (s[i] >= 'a' && s[i] <= 'z' || s[i] == '-') {
 		i++
