@@ -423,25 +423,26 @@ func waitFor(t *testing.T, d time.Duration, what string, cond func() bool) {
 	}
 }
 
-// enqueueRound queues a sync of every mailbox the way the scheduler does
-// (claim, unique task) plus `extra` copies per mailbox without the unique
-// option, as when the uniqueness TTL has lapsed: the copies race for the
-// per-mailbox lock.
+// enqueueRound queues `extra` copies of every mailbox's sync without the
+// unique option, side by side in the queue (as when the uniqueness TTL has
+// lapsed: several workers take copies of one mailbox at once and race for
+// its lock), then a sync of every mailbox the way the scheduler does (claim,
+// unique task).
 func (e *processEnv) enqueueRound(t *testing.T, ids []int64, extra int) {
 	t.Helper()
 	ctx := context.Background()
-	sched := &tasks.Scheduler{DB: e.db, Queue: e.queue, Now: func() time.Time { return time.Now().Add(24 * time.Hour) }}
-	n, err := sched.EnqueueDue(ctx)
-	if err != nil || n != len(ids) {
-		t.Fatalf("EnqueueDue = %d, %v; want %d", n, err, len(ids))
-	}
-	for range extra {
-		for _, id := range ids {
+	for _, id := range ids {
+		for range extra {
 			task := asynq.NewTask(tasks.TypeMailboxSync, []byte(fmt.Sprintf(`{"mailbox_id":%d}`, id)))
 			if _, err := e.queue.Enqueue(task, asynq.Queue(tasks.QueueSyncs), asynq.MaxRetry(0)); err != nil {
 				t.Fatal(err)
 			}
 		}
+	}
+	sched := &tasks.Scheduler{DB: e.db, Queue: e.queue, Now: func() time.Time { return time.Now().Add(24 * time.Hour) }}
+	n, err := sched.EnqueueDue(ctx)
+	if err != nil || n != len(ids) {
+		t.Fatalf("EnqueueDue = %d, %v; want %d", n, err, len(ids))
 	}
 }
 
@@ -463,7 +464,9 @@ func TestThreeWorkerProcesses(t *testing.T) {
 	var ids []int64
 	for i := range mailboxes {
 		u := mailboxtest.Dovecot(t)
-		p := startIMAPProxy(t, u.Addr, 0)
+		// Throttled to 200 kB/s so that a sync lasts long enough for the
+		// copies of its task to run into it.
+		p := startIMAPProxy(t, u.Addr, 200_000)
 		// Distinct dates make every mailbox's messages distinct (the
 		// workspace stores a message once by content).
 		mailboxtest.Append(t, u.Client(t), "INBOX", mailboxtest.Mix(first, base.Add(time.Duration(i)*time.Hour)))
@@ -487,7 +490,8 @@ func TestThreeWorkerProcesses(t *testing.T) {
 		if got := e.totals(t); got != want {
 			t.Fatalf("round %d: totals %+v, want %+v", n, got, want)
 		}
-		t.Logf("round %d: %d syncs queued (50 unique + 100 copies) done in %v", n, 3*mailboxes, time.Since(start).Round(time.Millisecond))
+		t.Logf("round %d: %d syncs queued (%d copies side by side, then %d unique) done in %v", n, 3*mailboxes,
+			2*mailboxes, mailboxes, time.Since(start).Round(time.Millisecond))
 	}
 	round(1, totals{Events: mailboxes * first / 2, Raws: mailboxes * first / 2, Seen: mailboxes * first,
 		Bounces: mailboxes * first / 2, Synced: mailboxes, Folders: mailboxes, LastUIDs: mailboxes * first})
