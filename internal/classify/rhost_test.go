@@ -175,3 +175,24 @@ func TestHostTables(t *testing.T) {
 		}
 	}
 }
+
+// TestBareCodes checks the reason of a bounce that carries only a code,
+// for the codes whose meaning depends on the class or was chosen over a
+// neighbour (status.go).
+func TestBareCodes(t *testing.T) {
+	cases := []struct{ status, reason string }{
+		{"4.7.1", ReasonBlocked},       // a temporary refusal of our host
+		{"5.7.1", ReasonSecurityError}, // delivery not authorised
+		{"5.5.3", ReasonTooManyConn},   // too many recipients in the transaction
+		{"5.7.28", ReasonSpamDetected}, // part of a mail flood
+		{"5.7.30", ReasonFailedSTARTTLS},
+		{"5.1.9", ReasonSystemError},
+		{"4.4.1", ReasonExpired}, // a final report: the sender gave up
+		{"4.3.0", ReasonUndefined},
+	}
+	for _, c := range cases {
+		if got := Classify(dsn.Result{Kind: dsn.KindBounce, Status: c.status}).Reason; got != c.reason {
+			t.Errorf("%s: got %s, want %s", c.status, got, c.reason)
+		}
+	}
+}

@@ -27,6 +27,7 @@ var statusRules = map[string]codeRule{
 	"1.6":  {ReasonHasMoved, true},     // destination mailbox has moved, no forwarding address
 	"1.7":  {ReasonRejected, true},     // bad sender's mailbox address syntax
 	"1.8":  {ReasonRejected, true},     // bad sender's system address
+	"1.9":  {ReasonSystemError, false}, // message relayed to non-compliant mailer
 	"1.10": {ReasonNotAccept, true},    // recipient address has null MX (RFC 7505 §4.2)
 	// X.2 mailbox status (RFC 3463 §3.3)
 	"2.1": {ReasonSuspend, true},      // mailbox disabled, not accepting messages
@@ -54,7 +55,7 @@ var statusRules = map[string]codeRule{
 	"5.0": {ReasonSyntaxError, false}, // other or undefined protocol status
 	"5.1": {ReasonSyntaxError, true},  // invalid command
 	"5.2": {ReasonSyntaxError, true},  // syntax error
-	"5.3": {ReasonExceedLimit, true},  // too many recipients
+	"5.3": {ReasonTooManyConn, true},  // too many recipients: a per-transaction limit
 	"5.4": {ReasonSyntaxError, true},  // invalid command arguments
 	"5.5": {ReasonSyntaxError, true},  // wrong protocol version
 	"5.6": {ReasonSyntaxError, true},  // authentication exchange line too long (RFC 4954)
@@ -90,7 +91,7 @@ var statusRules = map[string]codeRule{
 	"7.16": {ReasonMesgTooBig, true},      // message is too big for the specified priority (RFC 6710)
 	"7.17": {ReasonHasMoved, true},        // mailbox owner has changed (RFC 7293)
 	"7.18": {ReasonHasMoved, true},        // domain owner has changed (RFC 7293)
-	"7.19": {ReasonSystemError, false},    // RRVS test cannot be completed (RFC 7293)
+	"7.19": {ReasonSecurityError, false},  // RRVS test cannot be completed (RFC 7293)
 	"7.20": {ReasonAuthFailure, true},     // no passing DKIM signature found (RFC 7372)
 	"7.21": {ReasonAuthFailure, true},     // no acceptable DKIM signature found (RFC 7372)
 	"7.22": {ReasonAuthFailure, true},     // no valid author-matched DKIM signature found (RFC 7372)
@@ -99,9 +100,9 @@ var statusRules = map[string]codeRule{
 	"7.25": {ReasonRequirePTR, true},      // reverse DNS validation failed (RFC 7372)
 	"7.26": {ReasonAuthFailure, true},     // multiple authentication checks failed (RFC 7372)
 	"7.27": {ReasonRejected, true},        // sender address has null MX (RFC 7505 §4.2)
-	"7.28": {ReasonSpeeding, true},        // mail flood detected (RFC 8689 registry entry)
+	"7.28": {ReasonSpamDetected, true},    // part of a mail flood of similar abusive messages
 	"7.29": {ReasonAuthFailure, true},     // ARC validation failure (RFC 8617)
-	"7.30": {ReasonSecurityError, true},   // REQUIRETLS support required (RFC 8689)
+	"7.30": {ReasonFailedSTARTTLS, true},  // REQUIRETLS support required (RFC 8689)
 }
 
 // replyRules maps RFC 5321 §4.2 reply codes (and RFC 7504's 521/556, RFC
@@ -155,6 +156,10 @@ func statusRule(status string) (codeRule, bool) {
 			// A final report of 4.4.1 "no answer from host" means the
 			// sender gave up after its retries.
 			return codeRule{ReasonExpired, false}, true
+		case "7.1":
+			// A temporary 4.7.1 is a deferral of our host (greylisting,
+			// a temporary block or rate limit), not a security failure.
+			return codeRule{ReasonBlocked, false}, true
 		}
 	}
 	return r, true
