@@ -504,7 +504,18 @@ func TestThreeWorkerProcesses(t *testing.T) {
 		Bounces: mailboxes * (first + second) / 2, Synced: mailboxes, Folders: mailboxes, LastUIDs: mailboxes * int64(total)})
 
 	// Never two sessions of one mailbox at once, and every mailbox had at
-	// least one session per round.
+	// least one session per round (once the proxies saw every close).
+	waitFor(t, 10*time.Second, "IMAP sessions closed", func() bool {
+		for _, p := range proxies {
+			p.mu.Lock()
+			open := p.open
+			p.mu.Unlock()
+			if open != 0 {
+				return false
+			}
+		}
+		return true
+	})
 	var sessions int
 	for i, p := range proxies {
 		ss, maxOpen := p.stats()
