@@ -122,7 +122,7 @@ var replyRules = map[string]codeRule{
 	"523": {ReasonFailedSTARTTLS, false}, // encryption needed (RFC 5248)
 	"524": {ReasonFailedSTARTTLS, false}, // encryption needed
 	"525": {ReasonSuspend, true},         // user account disabled (RFC 5248)
-	"538": {ReasonSecurityError, false},  // encryption required for requested authentication mechanism (RFC 4954), as X.7.11
+	"538": {ReasonFailedSTARTTLS, false}, // encryption required for requested authentication mechanism (RFC 4954)
 	"421": {ReasonSystemError, false},    // service not available, closing transmission channel
 	"432": {ReasonSecurityError, false},  // a password transition is needed (RFC 4954)
 	"452": {ReasonSystemFull, false},     // insufficient system storage
