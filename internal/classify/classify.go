@@ -204,6 +204,9 @@ func ReasonOf(e Evidence) string {
 			}
 		}
 	}
+	if tr == reasonHostUnknownDefinite {
+		return refine(ReasonHostUnknown, e.Status)
+	}
 	if tr == reasonUserUnknownDefinite {
 		// The provider's own words say the mailbox does not exist.
 		return ReasonUserUnknown

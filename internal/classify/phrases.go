@@ -35,6 +35,14 @@ type phraseRule struct {
 // with userunknown and is reported as userunknown.
 const reasonUserUnknownDefinite = "userunknown!"
 
+// reasonHostUnknownDefinite marks hostunknown phrases that report the
+// sending MTA's own DNS answer about the recipient's domain (Sendmail's
+// "Host unknown (Authoritative answer from name server)"): they concern the
+// recipient whatever SMTP exchange of another recipient preceded them in a
+// transcript. It ranks with hostunknown and is reported as hostunknown
+// (networkerror under a temporary code, see refine).
+const reasonHostUnknownDefinite = "hostunknown!"
+
 var reasonRank = func() map[string]int {
 	order := []string{
 		ReasonMailboxFull, ReasonMesgTooBig, ReasonExceedLimit, ReasonSuspend,
@@ -55,6 +63,7 @@ var reasonRank = func() map[string]int {
 		m[r] = i
 	}
 	m[reasonUserUnknownDefinite] = m[ReasonUserUnknown]
+	m[reasonHostUnknownDefinite] = m[ReasonHostUnknown]
 	return m
 }()
 
@@ -876,6 +885,7 @@ var strongPhraseTable = []phraseRule{
 	{ReasonUserUnknown, "адресат не найден"},
 
 	// ---- hostunknown: the recipient domain does not exist
+	{reasonHostUnknownDefinite, "host unknown (authoritative answer from name server)"}, // Sendmail: its own DNS lookup
 	{ReasonHostUnknown, "domain must exist"},
 	{ReasonHostUnknown, "host unknown"},
 	{ReasonHostUnknown, "unknown host"},

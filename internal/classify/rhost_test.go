@@ -196,3 +196,19 @@ func TestBareCodes(t *testing.T) {
 		}
 	}
 }
+
+// TestSendmailHostUnknown checks that Sendmail's own DNS answer about the
+// recipient's domain stays hostunknown even where a transcript shows
+// another exchange (MAIL FROM) refused before it.
+func TestSendmailHostUnknown(t *testing.T) {
+	v := Classify(dsn.Result{Kind: dsn.KindBounce, Status: "5.0.0", ReplyCode: "550", Command: "MAIL", DiagnosticType: "smtp",
+		Diagnostic: "550 Host unknown (Authoritative answer from name server)"})
+	if v.Reason != ReasonHostUnknown || !v.AddressInvalid {
+		t.Errorf("got %+v", v)
+	}
+	v = Classify(dsn.Result{Kind: dsn.KindBounce, Status: "5.0.0", ReplyCode: "550", Command: "MAIL", DiagnosticType: "smtp",
+		Diagnostic: "550 Host unknown"})
+	if v.Reason != ReasonRejected {
+		t.Errorf("plain host unknown at MAIL FROM: got %+v", v)
+	}
+}
