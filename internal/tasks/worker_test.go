@@ -5,8 +5,10 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"log/slog"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -243,5 +245,57 @@ func TestRegisterHousekeeping(t *testing.T) {
 	// The handler is registered: the mux finds it.
 	if _, pattern := w.mux.Handler(NewHousekeepingTask()); pattern != TypeHousekeeping {
 		t.Errorf("no handler for %s (pattern %q)", TypeHousekeeping, pattern)
+	}
+}
+
+// TestStrictPriority queues low-weight tasks first, then high-weight ones,
+// on a worker of one slot with StrictPriority: every high one runs before
+// any low one still pending.
+func TestStrictPriority(t *testing.T) {
+	b := make([]byte, 6)
+	_, _ = rand.Read(b)
+	hi, lo := "test-hi-"+hex.EncodeToString(b), "test-lo-"+hex.EncodeToString(b)
+	w, err := NewWorker(Options{
+		RedisURL: testRedisURL(t), Concurrency: 1, ShutdownTimeout: 5 * time.Second, StrictPriority: true,
+		Queues: map[string]int{hi: 6, lo: 1}, Log: slog.New(slog.DiscardHandler),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	insp := asynq.NewInspector(w.RedisConnOpt())
+	t.Cleanup(func() {
+		_ = insp.DeleteQueue(hi, true)
+		_ = insp.DeleteQueue(lo, true)
+		_ = insp.Close()
+	})
+	order := make(chan string, 20)
+	w.Handle("test:prio", asynq.HandlerFunc(func(_ context.Context, task *asynq.Task) error {
+		order <- string(task.Payload())
+		return nil
+	}))
+	c := asynq.NewClient(w.RedisConnOpt())
+	defer c.Close()
+	for i := range 5 {
+		if _, err := c.Enqueue(asynq.NewTask("test:prio", []byte("lo")), asynq.Queue(lo), asynq.TaskID(fmt.Sprintf("%s-%d", lo, i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range 5 {
+		if _, err := c.Enqueue(asynq.NewTask("test:prio", []byte("hi")), asynq.Queue(hi), asynq.TaskID(fmt.Sprintf("%s-%d", hi, i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	start(t, w)
+	var got []string
+	for range 10 {
+		select {
+		case s := <-order:
+			got = append(got, s)
+		case <-time.After(20 * time.Second):
+			t.Fatalf("only %d tasks ran: %v", len(got), got)
+		}
+	}
+	if want := "hi hi hi hi hi lo lo lo lo lo"; strings.Join(got, " ") != want {
+		t.Errorf("order %v, want %s", got, want)
 	}
 }
