@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -297,5 +298,51 @@ func TestStrictPriority(t *testing.T) {
 	}
 	if want := "hi hi hi hi hi lo lo lo lo lo"; strings.Join(got, " ") != want {
 		t.Errorf("order %v, want %s", got, want)
+	}
+}
+
+// TestShutdownDrainsCancelledHandler runs a task longer than the shutdown
+// timeout: its context is cancelled, and Run returns only after the handler
+// did (the drain), with the task back in its queue.
+func TestShutdownDrainsCancelledHandler(t *testing.T) {
+	b := make([]byte, 6)
+	_, _ = rand.Read(b)
+	queue := "test-drain-" + hex.EncodeToString(b)
+	w, err := NewWorker(Options{
+		RedisURL: testRedisURL(t), Concurrency: 1, ShutdownTimeout: 300 * time.Millisecond, DrainTimeout: 5 * time.Second,
+		Queues: map[string]int{queue: 1}, Log: slog.New(slog.DiscardHandler),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	insp := asynq.NewInspector(w.RedisConnOpt())
+	t.Cleanup(func() { _ = insp.DeleteQueue(queue, true); _ = insp.Close() })
+	started := make(chan struct{})
+	var unwound atomic.Bool
+	w.Handle("test:long", asynq.HandlerFunc(func(ctx context.Context, _ *asynq.Task) error {
+		close(started)
+		<-ctx.Done()
+		time.Sleep(300 * time.Millisecond) // rolling back, say
+		unwound.Store(true)
+		return ctx.Err()
+	}))
+	c := asynq.NewClient(w.RedisConnOpt())
+	defer c.Close()
+	info, err := c.Enqueue(asynq.NewTask("test:long", nil), asynq.Queue(queue))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := start(t, w)
+	select {
+	case <-started:
+	case <-time.After(15 * time.Second):
+		t.Fatal("task not started")
+	}
+	stop()
+	if !unwound.Load() {
+		t.Error("Run returned before the cancelled handler did")
+	}
+	if ti, err := insp.GetTaskInfo(queue, info.ID); err != nil || ti.State != asynq.TaskStatePending {
+		t.Errorf("task after shutdown: %+v, %v; want it pending again", ti, err)
 	}
 }
