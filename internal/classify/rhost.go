@@ -90,6 +90,16 @@ var hostRules = []*hostRule{
 		},
 	},
 	{
+		// Outlook.com / Hotmail (consumer Microsoft mail): its 550 answer
+		// for a mailbox that does not exist is RFC 5321's bare text.
+		name:  "outlook",
+		hosts: []string{"hotmail.com", "outlook.com", "live.com", "msn.com"},
+		phrases: []phraseRule{
+			{ReasonHostUnknown, "the mail could not be delivered to the recipient because the domain is not reachable"},
+			{ReasonUserUnknown, "requested action not taken: mailbox unavailable"},
+		},
+	},
+	{
 		// au (KDDI): "550 <addr>: User unknown" names the recipient as
 		// its RCPT TO answer does; "550 : User unknown", with the address
 		// left out, is its filter's refusal of the sender.

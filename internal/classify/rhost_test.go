@@ -165,7 +165,10 @@ func TestHostTables(t *testing.T) {
 		{"lsean.ezweb.ne.jp", "neko@ezweb.ne.jp", "550 : User unknown", ReasonFiltered},
 		{"mta6.am0.yahoodns.net", "", "421 4.7.0 [TSS04] Messages from 192.0.2.1 temporarily deferred due to unexpected volume or user complaints - 4.16.55.1", ReasonRejected},
 		{"", "", "421 4.7.0 [TSS04] Messages from 192.0.2.1 temporarily deferred due to unexpected volume or user complaints - 4.16.55.1", ReasonBadReputation},
+		{"mx1.hotmail.com", "", "550 Requested action not taken: mailbox unavailable", ReasonUserUnknown},
+		{"", "neko@outlook.com", "550 5.5.0 Requested action not taken: mailbox unavailable", ReasonUserUnknown},
 		// the same words elsewhere keep their generic meaning
+		{"mx.example.org", "neko@example.org", "550 Requested action not taken: mailbox unavailable", ReasonFiltered},
 		{"mx.example.org", "neko@example.org", "550 Mailbox not found", ReasonFiltered},
 	}
 	for _, c := range cases {
