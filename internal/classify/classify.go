@@ -121,7 +121,9 @@ var retryHints = map[string]bool{
 //     or the recipient's domain;
 //  1. the decoder's Hint, when it names a definite cause (not one of
 //     retryHints): a format that maps a fixed sentence to a reason (qmail,
-//     Japanese carriers, Google Groups ...) knows its own wording;
+//     Japanese carriers, Google Groups ...) knows its own wording; a
+//     format's "no such user" (a retry hint) under an X.2.1 "mailbox
+//     disabled" code is suspend;
 //  2. strong phrases of the diagnostic (phrases.go), the most telling reason
 //     first (reasonRank): the text says more than any code, so a 5.1.1 that
 //     says "rate limited" is speeding and a 5.7.1 "blocked using Spamhaus" is
@@ -143,13 +145,15 @@ var retryHints = map[string]bool{
 //
 // An address reason (userunknown, hostunknown, notaccept) read from the
 // text is about the address the refused command carried: at MAIL FROM it is
-// the sender's (rejected), at HELO our host's (blocked). Generic "user
-// unknown" wording counts as userunknown only with an X.1.x status code or
-// in answer to RCPT TO; otherwise it is a filter's canned reply (filtered),
+// the sender's (rejected), at HELO our host's (blocked), and so it is under
+// the sender codes X.1.7 and X.1.8. Generic "user unknown" wording counts as
+// userunknown only with an X.1.x status code or in answer to RCPT TO;
+// otherwise it is a filter's canned reply (filtered),
 // so that address_invalid is kept for answers that concern the mailbox.
 // A provider's own statement that the mailbox does not exist (Gmail, Exchange,
-// Yahoo, Domino ...; reasonUserUnknownDefinite) stays userunknown. See
-// byCommand and refine.
+// Yahoo, Domino ...; reasonUserUnknownDefinite) stays userunknown, and so
+// does Sendmail's own DNS answer for hostunknown (reasonHostUnknownDefinite).
+// See byCommand and refine.
 func ReasonOf(e Evidence) string {
 	var buf [2048]byte
 	var ms [16]match
