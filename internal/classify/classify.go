@@ -266,7 +266,10 @@ func ReasonOf(e Evidence) string {
 		return weakPhrases.rules[i].reason
 	}
 	delayed := e.Kind == dsn.KindDelayed || e.Action == "delayed" || e.Action == "expired"
-	if delayed {
+	if delayed && !(sok && (e.Status[2] == '6' || e.Status[2] == '7')) {
+		// A delay says the message is still waiting, unless its code
+		// names a content or policy refusal (X.6.x, X.7.x), which a delay
+		// notice repeats from the last attempt.
 		return ReasonExpired
 	}
 	if sok {

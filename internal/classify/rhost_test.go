@@ -215,3 +215,14 @@ func TestSendmailHostUnknown(t *testing.T) {
 		t.Errorf("plain host unknown at MAIL FROM: got %+v", v)
 	}
 }
+
+// TestDelayedUnderPolicyCode checks that a delay notice whose code names a
+// policy refusal reports that refusal, and a bare delay stays expired.
+func TestDelayedUnderPolicyCode(t *testing.T) {
+	if got := Classify(dsn.Result{Kind: dsn.KindDelayed, Status: "4.7.1", Action: "delayed"}).Reason; got != ReasonBlocked {
+		t.Errorf("delayed 4.7.1: got %s", got)
+	}
+	if got := Classify(dsn.Result{Kind: dsn.KindDelayed, Status: "4.4.0", Action: "delayed"}).Reason; got != ReasonExpired {
+		t.Errorf("delayed 4.4.0: got %s", got)
+	}
+}
