@@ -978,6 +978,7 @@ var strongPhraseTable = []phraseRule{
 	{ReasonFiltered, "bounced address"}, // SendGrid
 
 	// ---- rejected: the sender address or domain was refused
+	{ReasonRejected, "resolver.rst.notauthorized"}, // Exchange: the sender is not allowed to send to this recipient
 	{ReasonRejected, "connections not accepted from servers without a valid sender domain"},
 	{ReasonRejected, "denied by secumail valid-address-filter"},
 	{ReasonRejected, "does not exist e2110"},
@@ -1284,6 +1285,7 @@ var strongPhraseTable = []phraseRule{
 	{ReasonMailerError, "command failed:"},
 
 	// ---- networkerror: DNS or connection problem on the way
+	{ReasonNetworkError, "smtpsend.dns.mxloopback"}, // Exchange: the destination's MX points back at the sender
 	{ReasonNetworkError, "message looping"},
 	{ReasonNetworkError, "connection expired, try reconnecting"}, // Gmail 421 4.7.0
 	{ReasonNetworkError, "connection refused"},
@@ -1326,6 +1328,9 @@ var strongPhraseTable = []phraseRule{
 	{ReasonNetworkError, "host unreachable"},
 
 	// ---- systemerror: an error on the receiving system
+	{ReasonSystemError, "resolver.adr.badprimary"},                                     // Exchange: recipient's primary SMTP address missing
+	{ReasonSystemError, "resolver.adr.invalidinsmtp"},                                  // Exchange: address invalid in SMTP (directory fault)
+	{ReasonSystemError, "resolver.adr.ambiguous"},                                      // Exchange: address matches several directory entries
 	{ReasonSystemError, "message failed to be replicated"},                             // Exchange Online 4.4.24-28
 	{ReasonSystemError, "(suspiciousremoteservererror)"},                               // Exchange Online X.4.318: connection reset by the remote server
 	{ReasonSystemError, "pfa agent busy"},                                              // Microsoft 365 451 4.7.700
