@@ -192,6 +192,13 @@ func TestBareCodes(t *testing.T) {
 		{"5.1.9", ReasonSystemError},
 		{"4.4.1", ReasonExpired}, // a final report: the sender gave up
 		{"4.3.0", ReasonUndefined},
+		// Microsoft's extended codes
+		{"4.7.650", ReasonBlocked},
+		{"5.7.606", ReasonBlocked},
+		{"5.7.705", ReasonSpeeding},
+		{"4.4.316", ReasonExpired},
+		{"5.6.11", ReasonContentError},
+		{"5.7.1000", ReasonUndefined}, // malformed: four-digit detail
 	}
 	for _, c := range cases {
 		if got := Classify(dsn.Result{Kind: dsn.KindBounce, Status: c.status}).Reason; got != c.reason {

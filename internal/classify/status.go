@@ -140,7 +140,7 @@ func statusRule(status string) (codeRule, bool) {
 	}
 	r, ok := statusRules[status[2:]]
 	if !ok {
-		return r, false
+		return microsoftStatus(status)
 	}
 	// A temporary 4.3.0 says only "try again": no cause.
 	if status == "4.3.0" {
@@ -177,4 +177,79 @@ func codeClass(code string) byte {
 		return c
 	}
 	return 0
+}
+
+// microsoftStatus reads the extended enhanced codes of Exchange Online and
+// Microsoft 365 ("Email non-delivery reports and SMTP errors in Exchange
+// Online"), whose detail numbers lie outside the IANA registry: 4.4.312
+// DNS query failed, 4.4.316 connection refused after retries, 4.7.500-699
+// and 4.7.850-899 sending IP restricted, 5.7.606-649 banned sending IP,
+// 5.7.700-749 tenant over its sending threshold, 5.7.509 DMARC failure,
+// 5.7.57 unauthenticated client submission, 5.6.11 bare line feeds, 5.0.350
+// generic content refusal. None is specific: the reply text, when it says
+// more, decides.
+func microsoftStatus(status string) (codeRule, bool) {
+	cls, subj, detail, ok := splitCode(status)
+	if !ok {
+		return codeRule{}, false
+	}
+	reason := ""
+	switch subj {
+	case 0:
+		if detail == 350 {
+			reason = ReasonContentError
+		}
+	case 4:
+		switch detail {
+		case 312:
+			reason = ReasonNetworkError
+		case 316:
+			reason = ReasonExpired
+		}
+	case 6:
+		if detail == 11 {
+			reason = ReasonContentError
+		}
+	case 7:
+		switch {
+		case detail == 57:
+			reason = ReasonSecurityError
+		case detail == 509:
+			reason = ReasonAuthFailure
+		case detail >= 500 && detail <= 699 && (cls == '4' || detail >= 606):
+			reason = ReasonBlocked
+		case detail >= 700 && detail <= 749:
+			reason = ReasonSpeeding
+		case detail >= 850 && detail <= 899:
+			reason = ReasonBlocked
+		}
+	}
+	if reason == "" {
+		return codeRule{}, false
+	}
+	return codeRule{reason, false}, true
+}
+
+// splitCode splits an enhanced status code "5.7.606" into its class byte
+// and its subject and detail numbers; ok is false when it is malformed.
+func splitCode(status string) (cls byte, subj, detail int, ok bool) {
+	if len(status) < 5 || status[1] != '.' {
+		return 0, 0, 0, false
+	}
+	cls = status[0]
+	i := 2
+	for ; i < len(status) && status[i] >= '0' && status[i] <= '9'; i++ {
+		subj = subj*10 + int(status[i]-'0')
+	}
+	if i == 2 || i >= len(status) || status[i] != '.' || i > 5 {
+		return 0, 0, 0, false
+	}
+	j := i + 1
+	for i = j; i < len(status) && status[i] >= '0' && status[i] <= '9'; i++ {
+		detail = detail*10 + int(status[i]-'0')
+	}
+	if i == j || i != len(status) || i-j > 3 {
+		return 0, 0, 0, false
+	}
+	return cls, subj, detail, true
 }
