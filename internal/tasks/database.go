@@ -16,8 +16,10 @@ import (
 // message bytes emptied past the retention (migration 00050).
 const TypeDatabaseHousekeeping = "maintenance:database"
 
-// DatabaseHousekeepingSchedule is how often the scheduler enqueues it.
-const DatabaseHousekeepingSchedule = "@every 1h"
+// DatabaseHousekeepingSchedule enqueues it at minute 37 of every hour (UTC).
+// A wall-clock cron line, unlike "@every 1h" (counted from each scheduler's
+// start), still fires when workers are redeployed more often than hourly.
+const DatabaseHousekeepingSchedule = "37 * * * *"
 
 // PartitionedTables are the tables partitioned by month of occurred_at.
 var PartitionedTables = []string{"bounce_events", "lead_activities"}

@@ -16,8 +16,10 @@ import (
 // does not fill with failures nobody will retry, and logs each queue's size.
 const TypeHousekeeping = "maintenance:housekeeping"
 
-// HousekeepingSchedule is how often the scheduler enqueues housekeeping.
-const HousekeepingSchedule = "@every 1h"
+// HousekeepingSchedule enqueues housekeeping at minute 17 of every hour
+// (UTC); a wall-clock cron line fires even when workers restart more often
+// than hourly.
+const HousekeepingSchedule = "17 * * * *"
 
 // DefaultArchiveRetention keeps archived tasks a week, long enough to look
 // into a failure.

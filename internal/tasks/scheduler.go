@@ -34,7 +34,7 @@ const TypeMailboxSchedule = "mailbox:schedule"
 
 // MailboxSchedule is how often the worker's scheduler runs the scheduling
 // task.
-const MailboxSchedule = "@every 1m"
+const MailboxSchedule = "* * * * *"
 
 // NewMailboxScheduleTask returns the scheduling task (no payload).
 func NewMailboxScheduleTask() *asynq.Task {
