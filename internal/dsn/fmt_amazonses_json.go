@@ -113,7 +113,7 @@ func parseSESJSON(m *message) ([]Result, error) {
 			res = append(res, Result{
 				Kind: kind, Recipient: r.EmailAddress, Action: lowerASCII(r.Action), Status: st,
 				Diagnostic: diag, DiagnosticType: lowerASCII(dt), ReportingMTA: typedValue(n.Bounce.ReportingMTA),
-				RemoteMTA: n.Bounce.RemoteMtaIP, Original: orig,
+				RemoteMTA: n.Bounce.RemoteMtaIP, Original: orig, Hint: sesSubTypes[lowerASCII(n.Bounce.BounceSubType)],
 			})
 		}
 	case strings.EqualFold(typ, "Complaint") && n.Complaint != nil:
@@ -169,4 +169,19 @@ func sesOriginal(ml *sesMail) Original {
 		}
 	}
 	return o
+}
+
+// sesSubTypes maps Amazon SES bounce sub-types (Amazon SES Developer Guide,
+// "Amazon SNS notification contents", bounce types) to a hint. "General"
+// and "Undetermined" say nothing; "Suppressed" and
+// "OnAccountSuppressionList" mean an earlier hard bounce put the address on
+// a suppression list, so SES did not try it.
+var sesSubTypes = map[string]string{
+	"noemail":                  "userunknown",
+	"suppressed":               "userunknown",
+	"onaccountsuppressionlist": "userunknown",
+	"mailboxfull":              "mailboxfull",
+	"messagetoolarge":          "mesgtoobig",
+	"contentrejected":          "contenterror",
+	"attachmentrejected":       "contenterror",
 }
