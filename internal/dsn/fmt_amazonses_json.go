@@ -173,15 +173,15 @@ func sesOriginal(ml *sesMail) Original {
 
 // sesSubTypes maps Amazon SES bounce sub-types (Amazon SES Developer Guide,
 // "Amazon SNS notification contents", bounce types) to a hint. "General"
-// and "Undetermined" say nothing; "Suppressed" and
-// "OnAccountSuppressionList" mean an earlier hard bounce put the address on
-// a suppression list, so SES did not try it.
+// and "Undetermined" say nothing; "Suppressed" means an earlier hard bounce
+// put the address on SES's global suppression list, so SES did not try it.
+// "OnAccountSuppressionList" is left out: an account's own list also holds
+// addresses suppressed for complaints.
 var sesSubTypes = map[string]string{
-	"noemail":                  "userunknown",
-	"suppressed":               "userunknown",
-	"onaccountsuppressionlist": "userunknown",
-	"mailboxfull":              "mailboxfull",
-	"messagetoolarge":          "mesgtoobig",
-	"contentrejected":          "contenterror",
-	"attachmentrejected":       "contenterror",
+	"noemail":            "userunknown",
+	"suppressed":         "userunknown",
+	"mailboxfull":        "mailboxfull",
+	"messagetoolarge":    "mesgtoobig",
+	"contentrejected":    "contenterror",
+	"attachmentrejected": "contenterror",
 }
