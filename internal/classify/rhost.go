@@ -7,15 +7,21 @@ import (
 
 // Provider-specific reply codes and wordings. Some receiving systems answer
 // with texts or codes whose meaning is their own: Orange and La Poste put a
-// reference such as "LPN007_426" or "OFR_416" in every refusal, NTT docomo
-// answers "550 Unknown user" both to RCPT TO and after DATA (where it is a
-// sender-side refusal), and Symantec Email Security.cloud (MessageLabs) has
-// a small set of documented replies. These tables are checked before any
-// generic rule: where the provider is known, its own meaning wins.
+// reference such as "LPN007_426" or "OFR_416" in every refusal, Cox and
+// Spectrum an "AUP#" code, GoDaddy an "IBnnn" code, Facebook an "RCP-P1"
+// style code; NTT docomo answers "550 Unknown user" both to RCPT TO and
+// after DATA (where it is a sender-side refusal); Yahoo's [TSS04] deferral
+// refuses the sender; Symantec Email Security.cloud (MessageLabs), Mimecast,
+// Apple iCloud, Tencent, Zoho, Outlook.com and au (KDDI) have documented
+// replies of their own. These tables are checked before any generic rule:
+// where the provider is known, its own meaning wins. The reference codes
+// identify their provider by themselves; the phrase tables apply only to
+// replies from the provider's hosts.
 
 // hostRule is what one receiving system's replies mean. The system is
 // recognised when the Remote-MTA or the Reporting-MTA ends with one of
-// hosts (a "." boundary before the suffix, or the whole name).
+// hosts (a "." boundary before the suffix, or the whole name), or else when
+// the recipient's domain does.
 type hostRule struct {
 	name  string
 	hosts []string
