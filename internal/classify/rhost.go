@@ -84,6 +84,7 @@ var hostRules = []*hostRule{
 			{ReasonNotCompliantRFC, "headers are not rfc compliant"},
 			{ReasonPolicyViolation, "not accepted for policy reasons"},
 			{ReasonRejected, "temporarily deferred due to unexpected volume or user complaints"},
+			{ReasonOnHold, "[gl01]"}, // a deferral: try again later
 			{ReasonRejected, "due to unresolvable rfc.5321 domain"},
 			{ReasonRejected, " will be permanently deferred"},
 			{ReasonSpeeding, "user is receiving mail too quickly"},
@@ -103,6 +104,15 @@ var hostRules = []*hostRule{
 		phrases: []phraseRule{
 			{ReasonHostUnknown, "the mail could not be delivered to the recipient because the domain is not reachable"},
 			{ReasonUserUnknown, "requested action not taken: mailbox unavailable"},
+		},
+	},
+	{
+		// Deutsche Telekom (T-Online): its refusals end with a tag naming
+		// the check, "(BL)" for its block list.
+		name:  "t-online",
+		hosts: []string{"t-online.de"},
+		phrases: []phraseRule{
+			{ReasonBlocked, "(bl)"},
 		},
 	},
 	{

@@ -167,6 +167,7 @@ func TestHostTables(t *testing.T) {
 		{"", "", "421 4.7.0 [TSS04] Messages from 192.0.2.1 temporarily deferred due to unexpected volume or user complaints - 4.16.55.1", ReasonBadReputation},
 		{"mx1.hotmail.com", "", "550 Requested action not taken: mailbox unavailable", ReasonUserUnknown},
 		{"", "neko@outlook.com", "550 5.5.0 Requested action not taken: mailbox unavailable", ReasonUserUnknown},
+		{"mx00.t-online.de", "", "554 IP=192.0.2.1 - A problem occurred. (Ask your postmaster for help or to contact tosa@rx.t-online.de to clarify.) (BL)", ReasonBlocked},
 		// the same words elsewhere keep their generic meaning
 		{"mx.example.org", "neko@example.org", "550 Requested action not taken: mailbox unavailable", ReasonFiltered},
 		{"mx.example.org", "neko@example.org", "550 Mailbox not found", ReasonFiltered},
