@@ -1328,6 +1328,7 @@ var strongPhraseTable = []phraseRule{
 	{ReasonNetworkError, "host unreachable"},
 
 	// ---- systemerror: an error on the receiving system
+	{ReasonSystemError, "dns violates rfc 1035"},                                       // Courier: the destination domain's DNS is broken
 	{ReasonSystemError, "resolver.adr.badprimary"},                                     // Exchange: recipient's primary SMTP address missing
 	{ReasonSystemError, "resolver.adr.invalidinsmtp"},                                  // Exchange: address invalid in SMTP (directory fault)
 	{ReasonSystemError, "resolver.adr.ambiguous"},                                      // Exchange: address matches several directory entries
