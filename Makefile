@@ -30,7 +30,7 @@ BENCH ?= .
 BENCHPKGS ?= ./...
 BENCHCOUNT ?= 1
 
-.PHONY: help services-up services-down services-status migrate run-api run-worker test bench lint build
+.PHONY: help services-up services-down services-status migrate run-api run-worker test fuzz bench lint build
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | sort | awk -F':.*## ' '{printf "  %-18s %s\n", $$1, $$2}'
@@ -53,9 +53,21 @@ run-api: migrate ## run the API server (API_ADDR, default 127.0.0.1:8080)
 run-worker: migrate ## run the asynq worker and scheduler
 	$(GO) run ./cmd/worker
 
-test: services-up ## start services, migrate, run every test against them
+test: services-up ## start services, migrate, run every test against them, then fuzz the pure core for FUZZTIME each
 	$(TEST_ENV) $(GO) run ./cmd/rebound migrate up
 	$(TEST_ENV) $(GO) test $(TESTFLAGS) ./...
+	@$(MAKE) --no-print-directory fuzz
+
+# Fuzz targets of the pure core, run for a bounded time each (FUZZTIME).
+FUZZTIME ?= 20s
+FUZZ_TARGETS := internal/dsn:FuzzDecode internal/classify:FuzzReasonOf internal/codes:FuzzExplain
+
+fuzz: ## run each fuzz target of the pure core (decoder, classifier, code lookup) for FUZZTIME (default 20s)
+	@for t in $(FUZZ_TARGETS); do \
+		pkg=$${t%%:*}; fn=$${t##*:}; \
+		echo "fuzz: $$fn in ./$$pkg for $(FUZZTIME)"; \
+		$(GO) test -run '^$$' -fuzz "^$$fn\$$" -fuzztime $(FUZZTIME) ./$$pkg; \
+	done
 
 bench: services-up ## run benchmarks (BENCH=regexp BENCHPKGS=./pkg/... BENCHCOUNT=6 for benchstat confidence) into bench-<time>.txt; benchstat against the previous report
 	@prev=$$(ls -1 bench-*.txt 2>/dev/null | tail -n 1 || true); \
