@@ -20,7 +20,6 @@ import (
 
 	"github.com/hibiken/asynq"
 	"github.com/labstack/echo/v4"
-	"github.com/redis/go-redis/v9"
 
 	"github.com/rebound-hq/rebound/internal/api"
 	"github.com/rebound-hq/rebound/internal/config"
@@ -28,6 +27,7 @@ import (
 	"github.com/rebound-hq/rebound/internal/mailbox"
 	"github.com/rebound-hq/rebound/internal/metrics"
 	"github.com/rebound-hq/rebound/internal/store"
+	"github.com/rebound-hq/rebound/internal/tasks"
 	"github.com/rebound-hq/rebound/internal/tracking"
 )
 
@@ -70,17 +70,17 @@ func run(ctx context.Context) error {
 	if err := store.CheckSchema(ctx, db); err != nil {
 		return err
 	}
-	redisOpts, err := redis.ParseURL(cfg.RedisURL)
+	// One Redis connection setting for the worker and the API: a single
+	// server (REDIS_URL), Sentinel or Cluster.
+	redisConn, err := tasks.RedisConnOpt(cfg)
 	if err != nil {
-		return fmt.Errorf("REDIS_URL: %w", err)
+		return err
 	}
-	rdb := redis.NewClient(redisOpts)
+	rdb, err := tasks.RedisClient(redisConn)
+	if err != nil {
+		return err
+	}
 	defer rdb.Close()
-
-	redisConn, err := asynq.ParseRedisURI(cfg.RedisURL)
-	if err != nil {
-		return fmt.Errorf("REDIS_URL: %w", err)
-	}
 	queue := asynq.NewClient(redisConn)
 	defer queue.Close()
 	inspector := asynq.NewInspector(redisConn)

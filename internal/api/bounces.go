@@ -119,10 +119,16 @@ type rawMessageResponse struct {
 	DecodeStatus string    `json:"decode_status"`
 	DecodeError  string    `json:"decode_error"`
 	Content      string    `json:"content"`
+	// ContentPurgedAt is set once retention removed the bytes.
+	ContentPurgedAt *time.Time `json:"content_purged_at"`
 }
 
-// rawContent returns the stored message's bytes (stored gzip-compressed).
+// rawContent returns the stored message's bytes (stored gzip-compressed);
+// nil for a message whose bytes retention purged.
 func rawContent(raw store.RawMessage) ([]byte, error) {
+	if raw.ContentPurgedAt != nil {
+		return nil, nil
+	}
 	b, err := tracking.Decompress(raw.Content)
 	if err != nil {
 		return nil, fmt.Errorf("api: raw message %d: %w", raw.ID, err)
@@ -155,7 +161,7 @@ func (h *handlers) getBounce(c echo.Context) error {
 		RawMessage  rawMessageResponse `json:"raw_message"`
 	}{toBounceResponse(ev), expl, rawMessageResponse{ID: raw.ID, Size: raw.Size, MailboxID: raw.MailboxID,
 		Folder: raw.Folder, ReceivedAt: raw.ReceivedAt, DecodeStatus: raw.DecodeStatus, DecodeError: raw.DecodeError,
-		Content: strings.ToValidUTF8(string(content), "\uFFFD")}})
+		Content: strings.ToValidUTF8(string(content), "\uFFFD"), ContentPurgedAt: raw.ContentPurgedAt}})
 }
 
 func (h *handlers) getBounceRaw(c echo.Context) error {
@@ -166,6 +172,10 @@ func (h *handlers) getBounceRaw(c echo.Context) error {
 	_, raw, err := store.GetBounce(c.Request().Context(), h.DB, workspaceID(c), id)
 	if err != nil {
 		return err
+	}
+	if raw.ContentPurgedAt != nil {
+		return errorf(CodeGone, "the raw message was removed on %s, past the retention period; its decoded events remain",
+			raw.ContentPurgedAt.UTC().Format(time.RFC3339))
 	}
 	content, err := rawContent(raw)
 	if err != nil {

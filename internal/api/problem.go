@@ -51,6 +51,7 @@ const (
 	CodeNotFound         Code = "not_found"              // no such route or row in this workspace
 	CodeMethodNotAllowed Code = "method_not_allowed"     // the route exists for other methods
 	CodeConflict         Code = "conflict"               // a unique field is already taken
+	CodeGone             Code = "gone"                   // the content existed and was removed (retention)
 	CodeTooLarge         Code = "payload_too_large"      // body above the route's size limit
 	CodeUnsupportedMedia Code = "unsupported_media_type" // Content-Type the route does not read
 	CodeRateLimited      Code = "rate_limited"           // the API key's rate limit is spent
@@ -69,6 +70,7 @@ var statusOf = map[Code]struct {
 	CodeNotFound:         {http.StatusNotFound, "Not found"},
 	CodeMethodNotAllowed: {http.StatusMethodNotAllowed, "Method not allowed"},
 	CodeConflict:         {http.StatusConflict, "Conflict"},
+	CodeGone:             {http.StatusGone, "Gone"},
 	CodeTooLarge:         {http.StatusRequestEntityTooLarge, "Payload too large"},
 	CodeUnsupportedMedia: {http.StatusUnsupportedMediaType, "Unsupported media type"},
 	CodeRateLimited:      {http.StatusTooManyRequests, "Too many requests"},

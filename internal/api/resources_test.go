@@ -413,6 +413,24 @@ func TestSentBouncesTimelineSuppressions(t *testing.T) {
 		t.Fatalf("raw = %s %q", raw.Header.Get("Content-Type"), raw.Body)
 	}
 
+	// Past the retention period housekeeping empties the bytes: the detail
+	// says when, and the raw route answers 410 Gone.
+	if err := v.db.Exec(`UPDATE raw_messages SET content = ''::bytea, content_purged_at = now()
+		WHERE id = (SELECT raw_message_id FROM bounce_events WHERE id = ?)`, f.bounceID).Error; err != nil {
+		t.Fatal(err)
+	}
+	var purged struct {
+		RawMessage struct {
+			Content         string  `json:"content"`
+			ContentPurgedAt *string `json:"content_purged_at"`
+		} `json:"raw_message"`
+	}
+	v.get(tok, "/v1/bounces/"+itoa(f.bounceID)).expect(http.StatusOK).decode(&purged)
+	if purged.RawMessage.Content != "" || purged.RawMessage.ContentPurgedAt == nil {
+		t.Fatalf("purged raw message in detail = %+v", purged.RawMessage)
+	}
+	v.get(tok, "/v1/bounces/"+itoa(f.bounceID)+"/raw").expect(http.StatusGone)
+
 	// The lead was stopped and the address suppressed by the policy; the
 	// timeline shows the send and the bounce, newest first.
 	var lead struct {

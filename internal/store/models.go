@@ -167,6 +167,9 @@ type RawMessage struct {
 	ResultCount   int
 	CreatedAt     time.Time
 	ReprocessedAt *time.Time
+	// ContentPurgedAt is when housekeeping emptied Content, past the raw
+	// retention period (migration 00050); nil while the bytes are kept.
+	ContentPurgedAt *time.Time
 }
 
 // BounceEvent is one decoded recipient result of one stored message.
