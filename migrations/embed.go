@@ -3,7 +3,8 @@
 // and the helpers that apply them and report the schema version.
 //
 // Version ranges by area: 00001-00019 tracking and the base schema, 00020-00029
-// the REST API, 00030-00039 mailbox sync. Every migration has a working
+// the REST API, 00030-00039 mailbox sync, 00040-00049 reports, 00050-00059
+// scaling (partitions, retention). Every migration has a working
 // "-- +goose Down" section: tests apply all of them, roll back to zero and apply
 // them again.
 package migrations
