@@ -13,77 +13,37 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/signal"
 	"strconv"
-	"syscall"
 	"time"
 
 	"github.com/hibiken/asynq"
 	"github.com/labstack/echo/v4"
 
 	"github.com/rebound-hq/rebound/internal/api"
-	"github.com/rebound-hq/rebound/internal/config"
-	"github.com/rebound-hq/rebound/internal/logging"
-	"github.com/rebound-hq/rebound/internal/mailbox"
+	"github.com/rebound-hq/rebound/internal/app"
 	"github.com/rebound-hq/rebound/internal/metrics"
-	"github.com/rebound-hq/rebound/internal/store"
 	"github.com/rebound-hq/rebound/internal/tasks"
-	"github.com/rebound-hq/rebound/internal/tracking"
 )
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := run(ctx)
-	stop()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "api:", err)
-		os.Exit(1)
-	}
-}
+func main() { app.Main("api", run) }
 
 // run starts the server and returns when ctx is cancelled (after a graceful
 // shutdown) or when the server cannot start or fails.
 func run(ctx context.Context) error {
-	cfg, err := config.Load()
+	b, err := app.Start(ctx, "api")
 	if err != nil {
 		return err
 	}
-	log, err := logging.New(os.Stdout, cfg.LogLevel, cfg.LogFormat)
-	if err != nil {
-		return err
-	}
-	slog.SetDefault(log)
-	log.Info("api: starting", "config", cfg)
-	if cfg.UsesDevSecretKey() {
-		log.Warn("api: SECRET_KEYS is the built-in development key; set your own keys outside development")
-	}
-
-	db, err := store.Open(ctx, cfg.DatabaseURL, store.OpenOptions{MaxConns: cfg.DatabaseMaxConns})
-	if err != nil {
-		return err
-	}
-	sqlDB, err := db.DB()
-	if err != nil {
-		return err
-	}
-	defer sqlDB.Close()
-	if err := store.CheckSchema(ctx, db); err != nil {
-		return err
-	}
-	// One Redis connection setting for the worker and the API: a single
-	// server (REDIS_URL), Sentinel or Cluster.
-	redisConn, err := tasks.RedisConnOpt(cfg)
-	if err != nil {
-		return err
-	}
-	rdb, err := tasks.RedisClient(redisConn)
+	defer b.Close()
+	cfg, log, db := b.Config, b.Log, b.DB
+	rdb, err := tasks.RedisClient(b.Redis)
 	if err != nil {
 		return err
 	}
 	defer rdb.Close()
-	queue := asynq.NewClient(redisConn)
+	queue := asynq.NewClient(b.Redis)
 	defer queue.Close()
-	inspector := asynq.NewInspector(redisConn)
+	inspector := asynq.NewInspector(b.Redis)
 	defer inspector.Close()
 	if err := metrics.WatchQueues(inspector); err != nil {
 		return err
@@ -99,17 +59,9 @@ func run(ctx context.Context) error {
 		Log:           log,
 		OperatorToken: cfg.OperatorToken,
 		RateLimit:     &rl,
-		Mailboxes: &mailbox.Service{
-			DB:              db,
-			Keyring:         cfg.Keyring,
-			Policy:          &mailbox.Policy{AllowPrivateHosts: cfg.AllowPrivateHosts, IOTimeout: cfg.IMAPTimeout, DialTimeout: cfg.IMAPTimeout},
-			DefaultInterval: cfg.SyncInterval,
-		},
-		Queue: queue,
-		Tracking: tracking.New(db, tracking.Options{
-			CampaignHeader: cfg.MatchHeaderCampaign,
-			LeadHeader:     cfg.MatchHeaderLead,
-		}),
+		Mailboxes:     b.Mailboxes(),
+		Queue:         queue,
+		Tracking:      b.Tracking(),
 	}
 	e := api.New(log, []api.ReadyCheck{api.PostgresCheck(db), api.RedisCheck(rdb)},
 		func(e *echo.Echo) { api.Register(e, deps) })

@@ -9,6 +9,7 @@ import (
 
 	"gorm.io/gorm"
 
+	"github.com/rebound-hq/rebound/internal/app"
 	"github.com/rebound-hq/rebound/internal/config"
 	"github.com/rebound-hq/rebound/internal/store"
 	"github.com/rebound-hq/rebound/internal/tracking"
@@ -58,22 +59,13 @@ func runReprocess(ctx context.Context, args []string, _ io.Reader, stdout, stder
 		fmt.Fprintf(stderr, "rebound reprocess: %v\n", err)
 		return 1
 	}
-	db, err := store.Open(ctx, cfg.DatabaseURL, store.OpenOptions{MaxConns: 4})
+	db, sqlDB, err := app.OpenDB(ctx, cfg.DatabaseURL, 4)
 	if err != nil {
 		fmt.Fprintf(stderr, "rebound reprocess: %v\n", err)
 		return 1
 	}
-	if sqlDB, err := db.DB(); err == nil {
-		defer sqlDB.Close()
-	}
-	if err := store.CheckSchema(ctx, db); err != nil {
-		fmt.Fprintf(stderr, "rebound reprocess: %v\n", err)
-		return 1
-	}
-	svc := tracking.New(db, tracking.Options{
-		CampaignHeader: cfg.MatchHeaderCampaign,
-		LeadHeader:     cfg.MatchHeaderLead,
-	})
+	defer sqlDB.Close()
+	svc := app.NewTracking(cfg, db)
 	start := time.Now()
 	st, err := svc.Reprocess(ctx, tracking.ReprocessOptions{
 		Since:     from,

@@ -21,66 +21,26 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/hibiken/asynq"
 
-	"github.com/rebound-hq/rebound/internal/config"
-	"github.com/rebound-hq/rebound/internal/logging"
-	"github.com/rebound-hq/rebound/internal/mailbox"
-	"github.com/rebound-hq/rebound/internal/store"
+	"github.com/rebound-hq/rebound/internal/app"
 	"github.com/rebound-hq/rebound/internal/tasks"
-	"github.com/rebound-hq/rebound/internal/tracking"
 )
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := run(ctx)
-	stop()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "worker:", err)
-		os.Exit(1)
-	}
-}
+func main() { app.Main("worker", run) }
 
 // run processes tasks until ctx is cancelled, then shuts down gracefully.
 func run(ctx context.Context) error {
-	cfg, err := config.Load()
+	b, err := app.Start(ctx, "worker")
 	if err != nil {
 		return err
 	}
-	log, err := logging.New(os.Stdout, cfg.LogLevel, cfg.LogFormat)
-	if err != nil {
-		return err
-	}
-	slog.SetDefault(log)
-	log.Info("worker: starting", "config", cfg)
-	if cfg.UsesDevSecretKey() {
-		log.Warn("worker: SECRET_KEYS is the built-in development key; set your own keys outside development")
-	}
-
-	db, err := store.Open(ctx, cfg.DatabaseURL, store.OpenOptions{MaxConns: cfg.DatabaseMaxConns})
-	if err != nil {
-		return err
-	}
-	sqlDB, err := db.DB()
-	if err != nil {
-		return err
-	}
-	defer sqlDB.Close()
-	if err := store.CheckSchema(ctx, db); err != nil {
-		return err
-	}
-
-	redisOpt, err := tasks.RedisConnOpt(cfg)
-	if err != nil {
-		return err
-	}
+	defer b.Close()
+	cfg, log, db := b.Config, b.Log, b.DB
 	w, err := tasks.NewWorker(tasks.Options{
-		Redis:           redisOpt,
+		Redis:           b.Redis,
 		Concurrency:     cfg.WorkerConcurrency,
 		StrictPriority:  cfg.WorkerStrictPriority,
 		ShutdownTimeout: cfg.ShutdownTimeout,
@@ -97,20 +57,11 @@ func run(ctx context.Context) error {
 
 	client := asynq.NewClient(w.RedisConnOpt())
 	defer client.Close()
-	mailboxes := &mailbox.Service{
-		DB:              db,
-		Keyring:         cfg.Keyring,
-		Policy:          &mailbox.Policy{AllowPrivateHosts: cfg.AllowPrivateHosts, IOTimeout: cfg.IMAPTimeout, DialTimeout: cfg.IMAPTimeout},
-		DefaultInterval: cfg.SyncInterval,
-	}
 	syncer := &tasks.Syncer{
-		DB:      db,
-		Mailbox: mailboxes,
-		Tracking: tracking.New(db, tracking.Options{
-			CampaignHeader: cfg.MatchHeaderCampaign,
-			LeadHeader:     cfg.MatchHeaderLead,
-		}),
-		Logger: log,
+		DB:       db,
+		Mailbox:  b.Mailboxes(),
+		Tracking: b.Tracking(),
+		Logger:   log,
 	}
 	if err := tasks.RegisterMailboxSync(w, syncer, &tasks.Scheduler{DB: db, Queue: client, Logger: log}); err != nil {
 		return err
@@ -120,12 +71,12 @@ func run(ctx context.Context) error {
 		return err
 	}
 
-	rc, err := tasks.RedisClient(redisOpt)
+	rc, err := tasks.RedisClient(b.Redis)
 	if err != nil {
 		return err
 	}
 	defer rc.Close()
-	probes := &tasks.Probes{DB: sqlDB, Redis: rc}
+	probes := &tasks.Probes{DB: b.SQL, Redis: rc}
 	stopHTTP, err := serveHTTP(cfg.WorkerHTTPAddr, probes.Handler(), log)
 	if err != nil {
 		return err
