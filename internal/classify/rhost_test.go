@@ -74,7 +74,7 @@ func TestGiveUpAfterQueueLifetime(t *testing.T) {
 // TestProviderWordings checks replies that mailbox providers document,
 // classified from their words alone (no command, generic or no code).
 func TestProviderWordings(t *testing.T) {
-	cases := []struct{ status, reply, diag, reason string }{
+	cases := []replyCase{
 		{"", "552", "552 1 Requested mail action aborted, mailbox not found", ReasonUserUnknown},
 		{"5.5.0", "550", "550 5.5.0 Requested action not taken: mailbox unavailable (S2017062302)", ReasonUserUnknown},
 		{"5.7.1", "550", "550 5.7.1 No such user!", ReasonUserUnknown},
@@ -84,12 +84,7 @@ func TestProviderWordings(t *testing.T) {
 		{"", "421", "421 Max message per connection reached, closing transmission channel", ReasonTooManyConn},
 		{"", "451", "451 Message temporarily deferred due to unresolvable RFC.5321 from domain", ReasonRejected},
 	}
-	for _, c := range cases {
-		v := Classify(dsn.Result{Kind: dsn.KindBounce, Status: c.status, ReplyCode: c.reply, Diagnostic: c.diag, DiagnosticType: "smtp"})
-		if v.Reason != c.reason {
-			t.Errorf("%q: got %s, want %s", c.diag, v.Reason, c.reason)
-		}
-	}
+	checkReplyReasons(t, cases)
 }
 
 // TestFormatUserUnknownUnderDisabledCode checks that a format's "no such
@@ -122,7 +117,7 @@ func TestSenderAddressCodes(t *testing.T) {
 // TestReferenceCodes checks the providers' reference codes read from the
 // text wherever the reply came from.
 func TestReferenceCodes(t *testing.T) {
-	cases := []struct{ status, reply, diag, reason string }{
+	cases := []replyCase{
 		{"5.1.0", "550", "550 5.1.0 <bounce@example.net> sender rejected. Refer to Error Codes section at https://www.cox.com/residential/support/email-error-codes.html for more information. AUP#CDRBL", ReasonBlocked},
 		{"", "554", "554 192.0.2.1 rejected by cox. AUP#IPBL0010", ReasonBlocked},
 		{"", "550", "550 Message rejected. AUP#CXSNDR", ReasonAuthFailure},
@@ -138,12 +133,7 @@ func TestReferenceCodes(t *testing.T) {
 		{"5.1.1", "550", "550 5.1.1 RCP-P2 no such user", ReasonUserUnknown},
 		{"", "550", "550 Mailbox IB1234 not here", ReasonOnHold},
 	}
-	for _, c := range cases {
-		v := Classify(dsn.Result{Kind: dsn.KindBounce, Status: c.status, ReplyCode: c.reply, Diagnostic: c.diag, DiagnosticType: "smtp"})
-		if v.Reason != c.reason {
-			t.Errorf("%q: got %s, want %s", c.diag, v.Reason, c.reason)
-		}
-	}
+	checkReplyReasons(t, cases)
 }
 
 // TestHostTables checks the phrase tables of Cox, GoDaddy, Tencent and
@@ -232,5 +222,21 @@ func TestDelayedUnderPolicyCode(t *testing.T) {
 	}
 	if got := Classify(dsn.Result{Kind: dsn.KindDelayed, Status: "4.4.0", Action: "delayed"}).Reason; got != ReasonExpired {
 		t.Errorf("delayed 4.4.0: got %s", got)
+	}
+}
+
+// replyCase is a reply classified from its status, reply code and words
+// alone (no command, no host), and the reason it must get.
+type replyCase struct{ status, reply, diag, reason string }
+
+// checkReplyReasons classifies each case as an SMTP bounce and checks its
+// reason.
+func checkReplyReasons(t *testing.T, cases []replyCase) {
+	t.Helper()
+	for _, c := range cases {
+		v := Classify(dsn.Result{Kind: dsn.KindBounce, Status: c.status, ReplyCode: c.reply, Diagnostic: c.diag, DiagnosticType: "smtp"})
+		if v.Reason != c.reason {
+			t.Errorf("%q: got %s, want %s", c.diag, v.Reason, c.reason)
+		}
 	}
 }
