@@ -5,7 +5,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -13,21 +12,6 @@ import (
 	"github.com/rebound-hq/rebound/internal/api"
 	"github.com/rebound-hq/rebound/internal/dbtest"
 )
-
-func testRedisURL(t *testing.T) string {
-	t.Helper()
-	if u := os.Getenv("REBOUND_TEST_REDIS_URL"); u != "" {
-		return u
-	}
-	if u := os.Getenv("REDIS_URL"); u != "" {
-		return u
-	}
-	if testing.Short() {
-		t.Skip("REBOUND_TEST_REDIS_URL not set; skipped in -short mode")
-	}
-	t.Fatal("neither REBOUND_TEST_REDIS_URL nor REDIS_URL is set: run make test (starts Redis)")
-	return ""
-}
 
 func freeAddr(t *testing.T) string {
 	t.Helper()
@@ -44,7 +28,7 @@ func freeAddr(t *testing.T) string {
 func TestRunServesAndShutsDown(t *testing.T) {
 	addr := freeAddr(t)
 	t.Setenv("DATABASE_URL", dbtest.NewURL(t))
-	t.Setenv("REDIS_URL", testRedisURL(t))
+	t.Setenv("REDIS_URL", dbtest.RedisURL(t))
 	t.Setenv("API_ADDR", addr)
 	t.Setenv("LOG_LEVEL", "warn")
 	t.Setenv("OPERATOR_TOKEN", "operator-token-of-this-test")
@@ -110,7 +94,7 @@ func TestRunServesAndShutsDown(t *testing.T) {
 
 func TestRunRefusesOutdatedSchema(t *testing.T) {
 	t.Setenv("DATABASE_URL", dbtest.NewEmptyURL(t))
-	t.Setenv("REDIS_URL", testRedisURL(t))
+	t.Setenv("REDIS_URL", dbtest.RedisURL(t))
 	t.Setenv("API_ADDR", freeAddr(t))
 	t.Setenv("LOG_LEVEL", "error")
 	err := run(context.Background())

@@ -5,26 +5,20 @@ import (
 	"context"
 	"encoding/json"
 	"net/url"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/hibiken/asynq"
 
+	"github.com/rebound-hq/rebound/internal/dbtest"
 	"github.com/rebound-hq/rebound/internal/tasks"
 )
 
 // TestEnqueueReprocess queues a run on a Redis database of its own and
 // reads it back from the reprocessing queue.
 func TestEnqueueReprocess(t *testing.T) {
-	base := os.Getenv("REBOUND_TEST_REDIS_URL")
-	if base == "" {
-		if testing.Short() {
-			t.Skip("REBOUND_TEST_REDIS_URL not set")
-		}
-		t.Fatal("REBOUND_TEST_REDIS_URL is not set: run make test (starts Redis)")
-	}
+	base := dbtest.RedisURL(t)
 	u, err := url.Parse(base)
 	if err != nil {
 		t.Fatal(err)

@@ -5,28 +5,12 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/rebound-hq/rebound/internal/dbtest"
 )
-
-func testRedisURL(t *testing.T) string {
-	t.Helper()
-	if u := os.Getenv("REBOUND_TEST_REDIS_URL"); u != "" {
-		return u
-	}
-	if u := os.Getenv("REDIS_URL"); u != "" {
-		return u
-	}
-	if testing.Short() {
-		t.Skip("REBOUND_TEST_REDIS_URL not set; skipped in -short mode")
-	}
-	t.Fatal("neither REBOUND_TEST_REDIS_URL nor REDIS_URL is set: run make test (starts Redis)")
-	return ""
-}
 
 // freeAddr returns a loopback address with a port free a moment ago.
 func freeAddr(t *testing.T) string {
@@ -55,7 +39,7 @@ func get(t *testing.T, url string) (int, string) {
 func TestRunUntilCancelled(t *testing.T) {
 	addr := freeAddr(t)
 	t.Setenv("DATABASE_URL", dbtest.NewURL(t))
-	t.Setenv("REDIS_URL", testRedisURL(t))
+	t.Setenv("REDIS_URL", dbtest.RedisURL(t))
 	t.Setenv("LOG_LEVEL", "warn")
 	t.Setenv("WORKER_HTTP_ADDR", addr)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -89,7 +73,7 @@ func TestRunUntilCancelled(t *testing.T) {
 
 func TestRunRefusesOutdatedSchema(t *testing.T) {
 	t.Setenv("DATABASE_URL", dbtest.NewEmptyURL(t))
-	t.Setenv("REDIS_URL", testRedisURL(t))
+	t.Setenv("REDIS_URL", dbtest.RedisURL(t))
 	t.Setenv("WORKER_HTTP_ADDR", "127.0.0.1:0")
 	t.Setenv("LOG_LEVEL", "error")
 	if err := run(context.Background()); err == nil || !strings.Contains(err.Error(), "outdated") {

@@ -194,7 +194,7 @@ func newProcessEnv(t *testing.T) *processEnv {
 	sqlDB, _ := db.DB()
 	t.Cleanup(func() { sqlDB.Close() })
 
-	u, err := url.Parse(testRedisURL(t))
+	u, err := url.Parse(dbtest.RedisURL(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -111,16 +111,7 @@ type env struct {
 // testQueue returns an asynq client on the test Redis of make test.
 func testQueue(t *testing.T) *asynq.Client {
 	t.Helper()
-	raw := os.Getenv("REBOUND_TEST_REDIS_URL")
-	if raw == "" {
-		raw = os.Getenv("REDIS_URL")
-	}
-	if raw == "" {
-		if testing.Short() {
-			t.Skip("REBOUND_TEST_REDIS_URL not set; skipped in -short mode")
-		}
-		t.Fatal("neither REBOUND_TEST_REDIS_URL nor REDIS_URL is set: run make test (starts Redis)")
-	}
+	raw := dbtest.RedisURL(t)
 	opt, err := asynq.ParseRedisURI(raw)
 	if err != nil {
 		t.Fatal(err)

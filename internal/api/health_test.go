@@ -26,6 +26,7 @@ import (
 	"gorm.io/gorm/logger"
 
 	"github.com/rebound-hq/rebound/internal/api"
+	"github.com/rebound-hq/rebound/internal/dbtest"
 	"github.com/rebound-hq/rebound/migrations"
 )
 
@@ -50,16 +51,7 @@ func (s *syncBuffer) String() string {
 // testRedis connects to the test Redis of make test.
 func testRedis(t *testing.T) *redis.Client {
 	t.Helper()
-	raw := os.Getenv("REBOUND_TEST_REDIS_URL")
-	if raw == "" {
-		raw = os.Getenv("REDIS_URL")
-	}
-	if raw == "" {
-		if testing.Short() {
-			t.Skip("REBOUND_TEST_REDIS_URL not set; skipped in -short mode")
-		}
-		t.Fatal("neither REBOUND_TEST_REDIS_URL nor REDIS_URL is set: run make test (starts Redis)")
-	}
+	raw := dbtest.RedisURL(t)
 	opt, err := redis.ParseURL(raw)
 	if err != nil {
 		t.Fatal(err)

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -14,21 +13,6 @@ import (
 
 	"github.com/rebound-hq/rebound/internal/dbtest"
 )
-
-// testRedisURL is the Redis server of `make test`.
-func testRedisURL(t *testing.T) string {
-	t.Helper()
-	for _, v := range []string{"REBOUND_TEST_REDIS_URL", "REDIS_URL"} {
-		if u := os.Getenv(v); u != "" {
-			return u
-		}
-	}
-	if testing.Short() {
-		t.Skip("no REBOUND_TEST_REDIS_URL or REDIS_URL (-short)")
-	}
-	t.Fatal("no REBOUND_TEST_REDIS_URL or REDIS_URL: run through make test, which starts the services")
-	return ""
-}
 
 // TestDemoOnce runs the whole demo once, in ONCE mode, against the real
 // PostgreSQL (a fresh database) and Redis: real api and worker processes,
@@ -39,7 +23,7 @@ func TestDemoOnce(t *testing.T) {
 		t.Skip("builds and runs the api and worker (-short)")
 	}
 	dbURL := dbtest.NewURL(t)
-	redisURL := testRedisURL(t)
+	redisURL := dbtest.RedisURL(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	var out bytes.Buffer
@@ -159,7 +143,7 @@ func TestDemoStepError(t *testing.T) {
 // TestClaimRedisDB checks that two runs never share a Redis database and
 // that a released database can be claimed again.
 func TestClaimRedisDB(t *testing.T) {
-	base := testRedisURL(t)
+	base := dbtest.RedisURL(t)
 	ctx := context.Background()
 	a, err := claimRedisDB(ctx, base)
 	if err != nil {

@@ -4,27 +4,19 @@ import (
 	"fmt"
 	"io"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/hibiken/asynq"
+
+	"github.com/rebound-hq/rebound/internal/dbtest"
 )
 
 // TestWatchQueuesOnRedis enqueues a task on a queue of its own in the test
 // Redis and reads its size back from /metrics.
 func TestWatchQueuesOnRedis(t *testing.T) {
-	raw := os.Getenv("REBOUND_TEST_REDIS_URL")
-	if raw == "" {
-		raw = os.Getenv("REDIS_URL")
-	}
-	if raw == "" {
-		if testing.Short() {
-			t.Skip("REBOUND_TEST_REDIS_URL not set; skipped in -short mode")
-		}
-		t.Fatal("neither REBOUND_TEST_REDIS_URL nor REDIS_URL is set: run make test (starts Redis)")
-	}
+	raw := dbtest.RedisURL(t)
 	opt, err := asynq.ParseRedisURI(raw)
 	if err != nil {
 		t.Fatal(err)

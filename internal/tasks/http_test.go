@@ -40,7 +40,7 @@ func TestProbes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opt, err := redis.ParseURL(testRedisURL(t))
+	opt, err := redis.ParseURL(dbtest.RedisURL(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/netip"
-	"os"
 	"testing"
 	"time"
 
@@ -295,13 +294,7 @@ func TestHandleBadPayload(t *testing.T) {
 
 func redisOpt(t testing.TB) asynq.RedisConnOpt {
 	t.Helper()
-	url := os.Getenv("REBOUND_TEST_REDIS_URL")
-	if url == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("REBOUND_TEST_REDIS_URL is not set (make test sets it)")
-		}
-		t.Skip("REBOUND_TEST_REDIS_URL not set; run through make test")
-	}
+	url := dbtest.RedisURL(t)
 	opt, err := asynq.ParseRedisURI(url)
 	if err != nil {
 		t.Fatal(err)

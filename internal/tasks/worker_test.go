@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -15,24 +14,9 @@ import (
 
 	"github.com/hibiken/asynq"
 
+	"github.com/rebound-hq/rebound/internal/dbtest"
 	"github.com/rebound-hq/rebound/internal/logging"
 )
-
-// testRedisURL is the Redis database of make test.
-func testRedisURL(t *testing.T) string {
-	t.Helper()
-	if u := os.Getenv("REBOUND_TEST_REDIS_URL"); u != "" {
-		return u
-	}
-	if u := os.Getenv("REDIS_URL"); u != "" {
-		return u
-	}
-	if testing.Short() {
-		t.Skip("REBOUND_TEST_REDIS_URL not set; skipped in -short mode")
-	}
-	t.Fatal("neither REBOUND_TEST_REDIS_URL nor REDIS_URL is set: run make test (starts Redis)")
-	return ""
-}
 
 // newTestWorker returns a worker serving one queue of its own, so parallel
 // tests (and other packages' tests) sharing the Redis do not take its tasks.
@@ -42,7 +26,7 @@ func newTestWorker(t *testing.T) (*Worker, string) {
 	_, _ = rand.Read(b)
 	queue := "test-" + hex.EncodeToString(b)
 	w, err := NewWorker(Options{
-		RedisURL:        testRedisURL(t),
+		RedisURL:        dbtest.RedisURL(t),
 		Concurrency:     2,
 		ShutdownTimeout: 5 * time.Second,
 		Queues:          map[string]int{queue: 1},
@@ -257,7 +241,7 @@ func TestStrictPriority(t *testing.T) {
 	_, _ = rand.Read(b)
 	hi, lo := "test-hi-"+hex.EncodeToString(b), "test-lo-"+hex.EncodeToString(b)
 	w, err := NewWorker(Options{
-		RedisURL: testRedisURL(t), Concurrency: 1, ShutdownTimeout: 5 * time.Second, StrictPriority: true,
+		RedisURL: dbtest.RedisURL(t), Concurrency: 1, ShutdownTimeout: 5 * time.Second, StrictPriority: true,
 		Queues: map[string]int{hi: 6, lo: 1}, Log: slog.New(slog.DiscardHandler),
 	})
 	if err != nil {
@@ -309,7 +293,7 @@ func TestShutdownDrainsCancelledHandler(t *testing.T) {
 	_, _ = rand.Read(b)
 	queue := "test-drain-" + hex.EncodeToString(b)
 	w, err := NewWorker(Options{
-		RedisURL: testRedisURL(t), Concurrency: 1, ShutdownTimeout: 300 * time.Millisecond, DrainTimeout: 5 * time.Second,
+		RedisURL: dbtest.RedisURL(t), Concurrency: 1, ShutdownTimeout: 300 * time.Millisecond, DrainTimeout: 5 * time.Second,
 		Queues: map[string]int{queue: 1}, Log: slog.New(slog.DiscardHandler),
 	})
 	if err != nil {
