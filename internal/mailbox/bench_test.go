@@ -4,13 +4,15 @@ import (
 	"context"
 	"testing"
 	"time"
+
+	"github.com/rebound-hq/rebound/internal/mailbox/mailboxtest"
 )
 
 // BenchmarkTriageHeader measures header triage on a DSN header and an
 // ordinary one (the per-candidate cost before any body is fetched).
 func BenchmarkTriageHeader(b *testing.B) {
 	now := time.Now()
-	headers := [][]byte{headerOf(b, genBounce(1, now)), headerOf(b, genOrdinary(2, now))}
+	headers := [][]byte{headerOf(b, mailboxtest.Bounce(1, now)), headerOf(b, mailboxtest.Ordinary(2, now))}
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		TriageHeader(headers[i%2])
@@ -23,8 +25,8 @@ func BenchmarkTriageHeader(b *testing.B) {
 func BenchmarkSyncInProcess(b *testing.B) {
 	const total = 2000
 	e := memEnv(b)
-	mm := genMix(total, time.Now())
-	loadMessages(b, e.admin(b), "INBOX", mm)
+	mm := mailboxtest.Mix(total, time.Now())
+	mailboxtest.Append(b, e.admin(b), "INBOX", mm)
 	ctx := context.Background()
 	var elapsed time.Duration
 	for b.Loop() {

@@ -85,20 +85,20 @@ func corpusBounces(t testing.TB) [][]byte {
 
 // e2eMessages returns total messages: the corpus bounces when present (else
 // generated ones) for a bit under half, the rest ordinary mail.
-func e2eMessages(t testing.TB, total int) (msgs []testMsg, bounces int) {
+func e2eMessages(t testing.TB, total int) (msgs []mailboxtest.Message, bounces int) {
 	now := time.Now()
 	corpus := corpusBounces(t)
 	for i := range total {
 		d := now.Add(-time.Duration(total-i) * time.Minute)
 		switch {
 		case i%2 == 0 && i/2 < len(corpus):
-			msgs = append(msgs, testMsg{raw: corpus[i/2], bounce: true, date: d})
+			msgs = append(msgs, mailboxtest.Message{Raw: corpus[i/2], Bounce: true, Date: d})
 			bounces++
 		case i%2 == 0:
-			msgs = append(msgs, testMsg{raw: genBounce(i, d), bounce: true, date: d})
+			msgs = append(msgs, mailboxtest.Message{Raw: mailboxtest.Bounce(i, d), Bounce: true, Date: d})
 			bounces++
 		default:
-			msgs = append(msgs, testMsg{raw: genOrdinary(i, d), date: d})
+			msgs = append(msgs, mailboxtest.Message{Raw: mailboxtest.Ordinary(i, d), Date: d})
 		}
 	}
 	return msgs, bounces

@@ -19,8 +19,8 @@ func TestDovecotEndToEnd(t *testing.T) {
 	e := dovecotEnv(t)
 	admin := e.admin(t)
 	msgs, bounces := e2eMessages(t, 1000)
-	loadMessages(t, admin, "INBOX", msgs)
-	before := allFlags(t, admin, "INBOX")
+	mailboxtest.Append(t, admin, "INBOX", msgs)
+	before := mailboxtest.Flags(t, admin, "INBOX")
 	if len(before) != 1000 {
 		t.Fatalf("mailbox holds %d messages, want 1000", len(before))
 	}
@@ -40,7 +40,7 @@ func TestDovecotEndToEnd(t *testing.T) {
 	if st.Seen != 1000 || st.Fetched != bounces || len(rec.messages) != bounces || rec.dup != 0 {
 		t.Fatalf("sync: %+v, %d recorded, %d dups; want 1000 seen, %d bounces", st, len(rec.messages), rec.dup, bounces)
 	}
-	if after := allFlags(t, admin, "INBOX"); fmt.Sprint(after) != fmt.Sprint(before) {
+	if after := mailboxtest.Flags(t, admin, "INBOX"); fmt.Sprint(after) != fmt.Sprint(before) {
 		t.Fatal("flags changed by sync")
 	}
 	conn, err = Dial(ctx, e.settings, e.creds, e.policy)
@@ -61,8 +61,8 @@ func TestDovecotDroppedConnection(t *testing.T) {
 	e := dovecotEnv(t)
 	admin := e.admin(t)
 	msgs, bounces := e2eMessages(t, 1000)
-	loadMessages(t, admin, "INBOX", msgs)
-	before := allFlags(t, admin, "INBOX")
+	mailboxtest.Append(t, admin, "INBOX", msgs)
+	before := mailboxtest.Flags(t, admin, "INBOX")
 
 	rec := newMemRecorder()
 	rec.isBounce = func([]byte) bool { return true }
@@ -104,7 +104,7 @@ func TestDovecotDroppedConnection(t *testing.T) {
 		t.Fatalf("after resume: seen %d+%d, %d recorded, %d dups; want 1000 seen, %d recorded, 0 dups",
 			st.Seen, st2.Seen, len(rec.messages), rec.dup, bounces)
 	}
-	if after := allFlags(t, admin, "INBOX"); fmt.Sprint(after) != fmt.Sprint(before) {
+	if after := mailboxtest.Flags(t, admin, "INBOX"); fmt.Sprint(after) != fmt.Sprint(before) {
 		t.Fatal("flags changed by sync")
 	}
 }

@@ -18,12 +18,9 @@ import (
 	"time"
 
 	"github.com/emersion/go-imap/v2"
-	"github.com/emersion/go-imap/v2/imapclient"
 	"github.com/emersion/go-imap/v2/imapserver"
 	"github.com/emersion/go-imap/v2/imapserver/imapmemserver"
 	"github.com/emersion/go-sasl"
-
-	"github.com/rebound-hq/rebound/internal/mailbox/mailboxtest"
 )
 
 const (
@@ -170,46 +167,6 @@ func hostPort(t testing.TB, addr string) (string, int) {
 		t.Fatal(err)
 	}
 	return ap.Addr().String(), int(ap.Port())
-}
-
-// testMsg is a message to load into a test mailbox.
-type testMsg struct {
-	raw    []byte
-	bounce bool // the header triage must flag it, and the recorder counts it as a bounce
-	date   time.Time
-}
-
-func genBounce(n int, date time.Time) []byte   { return mailboxtest.Bounce(n, date) }
-func genOrdinary(n int, date time.Time) []byte { return mailboxtest.Ordinary(n, date) }
-
-// genMix returns total messages, every other one a bounce, all dated now.
-func genMix(total int, now time.Time) []testMsg {
-	msgs := make([]testMsg, 0, total)
-	for i := range total {
-		d := now.Add(-time.Duration(total-i) * time.Second)
-		if i%2 == 0 {
-			msgs = append(msgs, testMsg{raw: genBounce(i, d), bounce: true, date: d})
-		} else {
-			msgs = append(msgs, testMsg{raw: genOrdinary(i, d), date: d})
-		}
-	}
-	return msgs
-}
-
-// loadMessages APPENDs msgs to folder.
-func loadMessages(t testing.TB, c *imapclient.Client, folder string, msgs []testMsg) {
-	t.Helper()
-	mm := make([]mailboxtest.Message, len(msgs))
-	for i, m := range msgs {
-		mm[i] = mailboxtest.Message{Raw: m.raw, Bounce: m.bounce, Date: m.date}
-	}
-	mailboxtest.Append(t, c, folder, mm)
-}
-
-// allFlags returns the flags of every message of folder by UID.
-func allFlags(t testing.TB, c *imapclient.Client, folder string) map[uint32]string {
-	t.Helper()
-	return mailboxtest.Flags(t, c, folder)
 }
 
 // memRecorder records into memory like tracking does: a message counts as

@@ -11,6 +11,8 @@ import (
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
+
+	"github.com/rebound-hq/rebound/internal/mailbox/mailboxtest"
 )
 
 // syncEnv is a mailbox server plus the settings to reach it. The same
@@ -62,13 +64,13 @@ func runSyncSuite(t *testing.T, newEnv func(testing.TB) *syncEnv) {
 		e := newEnv(t)
 		admin := e.admin(t)
 		now := time.Now()
-		msgs := genMix(200, now)
+		msgs := mailboxtest.Mix(200, now)
 		// Ten old messages outside the 30-day look-back window: skipped.
 		for i := range 10 {
 			d := now.AddDate(0, 0, -40)
-			msgs = append([]testMsg{{raw: genBounce(1000+i, d), bounce: true, date: d}}, msgs...)
+			msgs = append([]mailboxtest.Message{{Raw: mailboxtest.Bounce(1000+i, d), Bounce: true, Date: d}}, msgs...)
 		}
-		loadMessages(t, admin, "INBOX", msgs)
+		mailboxtest.Append(t, admin, "INBOX", msgs)
 		// One message already read by the customer keeps its \Seen.
 		if _, err := admin.Select("INBOX", nil).Wait(); err != nil {
 			t.Fatal(err)
@@ -79,7 +81,7 @@ func runSyncSuite(t *testing.T, newEnv func(testing.TB) *syncEnv) {
 		if err := admin.Unselect().Wait(); err != nil {
 			t.Fatal(err)
 		}
-		before := allFlags(t, admin, "INBOX")
+		before := mailboxtest.Flags(t, admin, "INBOX")
 
 		rec := newMemRecorder()
 		st, err := e.sync(t, context.Background(), rec, e.settings)
@@ -92,7 +94,7 @@ func runSyncSuite(t *testing.T, newEnv func(testing.TB) *syncEnv) {
 		if !st.Folders[0].Rescan {
 			t.Error("first sync not marked as a rescan")
 		}
-		if after := allFlags(t, admin, "INBOX"); fmt.Sprint(after) != fmt.Sprint(before) {
+		if after := mailboxtest.Flags(t, admin, "INBOX"); fmt.Sprint(after) != fmt.Sprint(before) {
 			t.Fatalf("flags changed by sync:\nbefore %v\nafter  %v", before, after)
 		}
 		cp := rec.snapshot()["INBOX"]
@@ -105,7 +107,7 @@ func runSyncSuite(t *testing.T, newEnv func(testing.TB) *syncEnv) {
 			t.Fatalf("second sync: %+v, %v, dups %d; want nothing new", st, err, rec.dup)
 		}
 
-		loadMessages(t, admin, "INBOX", []testMsg{{raw: genBounce(5000, now), bounce: true, date: now}, {raw: genOrdinary(5001, now), date: now}})
+		mailboxtest.Append(t, admin, "INBOX", []mailboxtest.Message{{Raw: mailboxtest.Bounce(5000, now), Bounce: true, Date: now}, {Raw: mailboxtest.Ordinary(5001, now), Date: now}})
 		st, err = e.sync(t, context.Background(), rec, e.settings)
 		if err != nil || st.Seen != 2 || st.Bounces != 1 || len(rec.bounces) != 101 || rec.dup != 0 {
 			t.Fatalf("third sync: %+v, %v, %d bounces, %d dups; want 2 seen, 1 new bounce", st, err, len(rec.bounces), rec.dup)
@@ -114,7 +116,7 @@ func runSyncSuite(t *testing.T, newEnv func(testing.TB) *syncEnv) {
 
 	t.Run("large messages fetched partially", func(t *testing.T) {
 		e := newEnv(t)
-		loadMessages(t, e.admin(t), "INBOX", genMix(10, time.Now()))
+		mailboxtest.Append(t, e.admin(t), "INBOX", mailboxtest.Mix(10, time.Now()))
 		conn, err := Dial(context.Background(), e.settings, e.creds, e.policy)
 		if err != nil {
 			t.Fatal(err)
@@ -134,7 +136,7 @@ func runSyncSuite(t *testing.T, newEnv func(testing.TB) *syncEnv) {
 
 	t.Run("recorder failure keeps checkpoint", func(t *testing.T) {
 		e := newEnv(t)
-		loadMessages(t, e.admin(t), "INBOX", genMix(100, time.Now()))
+		mailboxtest.Append(t, e.admin(t), "INBOX", mailboxtest.Mix(100, time.Now()))
 		rec := newMemRecorder()
 		rec.failAfter = 2 // first batch commits, second fails
 		st, err := e.sync(t, context.Background(), rec, e.settings)
@@ -153,7 +155,7 @@ func runSyncSuite(t *testing.T, newEnv func(testing.TB) *syncEnv) {
 	t.Run("uidvalidity change rescans", func(t *testing.T) {
 		e := newEnv(t)
 		admin := e.admin(t)
-		loadMessages(t, admin, "INBOX", genMix(20, time.Now()))
+		mailboxtest.Append(t, admin, "INBOX", mailboxtest.Mix(20, time.Now()))
 		rec := newMemRecorder()
 		if _, err := e.sync(t, context.Background(), rec, e.settings); err != nil {
 			t.Fatal(err)
@@ -163,7 +165,7 @@ func runSyncSuite(t *testing.T, newEnv func(testing.TB) *syncEnv) {
 		if err := admin.Create("Bounces", nil).Wait(); err != nil {
 			t.Fatal(err)
 		}
-		loadMessages(t, admin, "Bounces", genMix(20, time.Now()))
+		mailboxtest.Append(t, admin, "Bounces", mailboxtest.Mix(20, time.Now()))
 		s := e.settings
 		s.Folders = []string{"Bounces"}
 		rec.checkpoints["Bounces"] = Checkpoint{Folder: "Bounces", UIDValidity: old.UIDValidity + 12345, LastUID: 20}
@@ -197,7 +199,7 @@ func runSyncSuite(t *testing.T, newEnv func(testing.TB) *syncEnv) {
 		if err := admin.Create("Processed", nil).Wait(); err != nil {
 			t.Fatal(err)
 		}
-		loadMessages(t, admin, "INBOX", genMix(10, time.Now()))
+		mailboxtest.Append(t, admin, "INBOX", mailboxtest.Mix(10, time.Now()))
 		s := e.settings
 		s.ProcessedAction, s.ProcessedTarget = ProcessedLabel, "$Rebound"
 		rec := newMemRecorder()
@@ -205,31 +207,31 @@ func runSyncSuite(t *testing.T, newEnv func(testing.TB) *syncEnv) {
 			t.Fatal(err)
 		}
 		labelled := 0
-		for _, f := range allFlags(t, admin, "INBOX") {
+		for _, f := range mailboxtest.Flags(t, admin, "INBOX") {
 			if strings.EqualFold(f, "$Rebound") { // keywords are case-insensitive (RFC 9051 §2.3.2)
 				labelled++
 			}
 		}
 		if labelled != 5 {
-			t.Fatalf("%d messages labelled, want 5: %v", labelled, allFlags(t, admin, "INBOX"))
+			t.Fatalf("%d messages labelled, want 5: %v", labelled, mailboxtest.Flags(t, admin, "INBOX"))
 		}
-		loadMessages(t, admin, "INBOX", genMix(10, time.Now()))
+		mailboxtest.Append(t, admin, "INBOX", mailboxtest.Mix(10, time.Now()))
 		s.ProcessedAction, s.ProcessedTarget = ProcessedMove, "Processed"
 		st, err := e.sync(t, context.Background(), rec, s)
 		if err != nil || st.Folders[0].Processed != 5 {
 			t.Fatalf("move sync: %+v, %v", st, err)
 		}
-		if n := len(allFlags(t, admin, "Processed")); n != 5 {
+		if n := len(mailboxtest.Flags(t, admin, "Processed")); n != 5 {
 			t.Fatalf("Processed holds %d messages, want 5", n)
 		}
-		if n := len(allFlags(t, admin, "INBOX")); n != 15 {
+		if n := len(mailboxtest.Flags(t, admin, "INBOX")); n != 15 {
 			t.Fatalf("INBOX holds %d messages, want 15", n)
 		}
 	})
 
 	t.Run("cancel closes the connection", func(t *testing.T) {
 		e := newEnv(t)
-		loadMessages(t, e.admin(t), "INBOX", genMix(50, time.Now()))
+		mailboxtest.Append(t, e.admin(t), "INBOX", mailboxtest.Mix(50, time.Now()))
 		ctx, cancel := context.WithCancel(context.Background())
 		conn, err := Dial(ctx, e.settings, e.creds, e.policy)
 		if err != nil {
