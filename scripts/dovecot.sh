@@ -132,7 +132,7 @@ cmd_up() {
 		log "already running on 127.0.0.1:$PORT"
 		return 0
 	fi
-	"$(find_dovecot)" -c "$CONF" 9>&- || die "dovecot failed to start; see $DIR/dovecot.log"
+	"$(find_dovecot)" -c "$CONF" 9>&- </dev/null >>"$DIR/dovecot.log" 2>&1 || die "dovecot failed to start; see $DIR/dovecot.log"
 	for _ in $(seq 1 100); do
 		port_open && { log "running on 127.0.0.1:$PORT (config $CONF)"; return 0; }
 		sleep 0.1

@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -47,7 +48,12 @@ func startDovecot() (addr, password string, err error) {
 		return "", "", err
 	}
 	script := filepath.Join(root, "scripts", "dovecot.sh")
-	if out, err := exec.Command(script, "up").CombinedOutput(); err != nil {
+	up := exec.Command(script, "up")
+	// A daemon that inherited the output pipe would keep CombinedOutput
+	// waiting forever; stop waiting for the pipe shortly after the script
+	// itself exits.
+	up.WaitDelay = 5 * time.Second
+	if out, err := up.CombinedOutput(); err != nil && !errors.Is(err, exec.ErrWaitDelay) {
 		return "", "", fmt.Errorf("%s up: %v\n%s", script, err, out)
 	}
 	out, err := exec.Command(script, "env").Output()
