@@ -52,14 +52,7 @@ func (r campaignPatchRequest) Patch(now time.Time) (map[string]any, error) {
 		checkLen(&chk, "name", name, 1, 500)
 		cols["name"] = name
 	}
-	if r.ExternalID.Set {
-		if r.ExternalID.Null {
-			cols["external_id"] = nil
-		} else {
-			checkLen(&chk, "external_id", r.ExternalID.Value, 1, 200)
-			cols["external_id"] = r.ExternalID.Value
-		}
-	}
+	patchExternalID(&chk, cols, r.ExternalID)
 	if r.Status.Set {
 		chk.check(!r.Status.Null && oneOf(r.Status.Value, campaignStatuses...), "body", "status",
 			"must be one of "+strings.Join(campaignStatuses, ", "))
@@ -114,15 +107,7 @@ func (h *handlers) createCampaign(c echo.Context) error {
 }
 
 func (h *handlers) getCampaign(c echo.Context) error {
-	id, err := pathID(c, "campaign_id")
-	if err != nil {
-		return err
-	}
-	row, err := store.GetCampaign(c.Request().Context(), h.DB, workspaceID(c), id)
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, toCampaignResponse(row))
+	return getByID(h, c, "campaign_id", store.GetCampaign, toCampaignResponse)
 }
 
 func (h *handlers) updateCampaign(c echo.Context) error {
@@ -146,12 +131,5 @@ func (h *handlers) updateCampaign(c echo.Context) error {
 }
 
 func (h *handlers) deleteCampaign(c echo.Context) error {
-	id, err := pathID(c, "campaign_id")
-	if err != nil {
-		return err
-	}
-	if err := store.DeleteCampaign(c.Request().Context(), h.DB, workspaceID(c), id); err != nil {
-		return err
-	}
-	return c.NoContent(http.StatusNoContent)
+	return deleteByID(h, c, "campaign_id", store.DeleteCampaign)
 }

@@ -111,14 +111,7 @@ func (r leadPatchRequest) Patch(cur store.Lead, now time.Time) (map[string]any, 
 		chk.check(r.Status.Set && r.Status.Value == store.LeadStopped, "body", "stop_reason",
 			"may only be sent with status stopped")
 	}
-	if r.ExternalID.Set {
-		if r.ExternalID.Null {
-			cols["external_id"] = nil
-		} else {
-			checkLen(&chk, "external_id", r.ExternalID.Value, 1, 200)
-			cols["external_id"] = r.ExternalID.Value
-		}
-	}
+	patchExternalID(&chk, cols, r.ExternalID)
 	if err := chk.err(); err != nil {
 		return nil, err
 	}
@@ -191,15 +184,7 @@ func (h *handlers) createLead(c echo.Context) error {
 }
 
 func (h *handlers) getLead(c echo.Context) error {
-	id, err := pathID(c, "lead_id")
-	if err != nil {
-		return err
-	}
-	row, err := store.GetLead(c.Request().Context(), h.DB, workspaceID(c), id)
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, toLeadResponse(row))
+	return getByID(h, c, "lead_id", store.GetLead, toLeadResponse)
 }
 
 func (h *handlers) updateLead(c echo.Context) error {
@@ -228,14 +213,7 @@ func (h *handlers) updateLead(c echo.Context) error {
 }
 
 func (h *handlers) deleteLead(c echo.Context) error {
-	id, err := pathID(c, "lead_id")
-	if err != nil {
-		return err
-	}
-	if err := store.DeleteLead(c.Request().Context(), h.DB, workspaceID(c), id); err != nil {
-		return err
-	}
-	return c.NoContent(http.StatusNoContent)
+	return deleteByID(h, c, "lead_id", store.DeleteLead)
 }
 
 // importRow is one lead of an import, as read from JSON or CSV.

@@ -246,15 +246,7 @@ func (h *handlers) listSentMessages(c echo.Context) error {
 }
 
 func (h *handlers) getSentMessage(c echo.Context) error {
-	id, err := pathID(c, "sent_message_id")
-	if err != nil {
-		return err
-	}
-	row, err := store.GetSentMessage(c.Request().Context(), h.DB, workspaceID(c), id)
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, toSentMessageResponse(row))
+	return getByID(h, c, "sent_message_id", store.GetSentMessage, toSentMessageResponse)
 }
 
 func init() {

@@ -89,14 +89,7 @@ func (h *handlers) checkSuppression(c echo.Context) error {
 }
 
 func (h *handlers) deleteSuppression(c echo.Context) error {
-	id, err := pathID(c, "suppression_id")
-	if err != nil {
-		return err
-	}
-	if err := store.DeleteSuppression(c.Request().Context(), h.DB, workspaceID(c), id); err != nil {
-		return err
-	}
-	return c.NoContent(http.StatusNoContent)
+	return deleteByID(h, c, "suppression_id", store.DeleteSuppression)
 }
 
 // policyOverridesJSON are the workspace's overrides; null keeps a default.
