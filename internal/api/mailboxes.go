@@ -160,6 +160,20 @@ func (h *handlers) mailboxes() (*mailbox.Service, error) {
 	return h.Mailboxes, nil
 }
 
+// mailboxByPath returns the mailbox service and the positive ID in the
+// mailbox_id path parameter, or the error of either.
+func (h *handlers) mailboxByPath(c echo.Context) (*mailbox.Service, int64, error) {
+	id, err := pathID(c, "mailbox_id")
+	if err != nil {
+		return nil, 0, err
+	}
+	svc, err := h.mailboxes()
+	if err != nil {
+		return nil, 0, err
+	}
+	return svc, id, nil
+}
+
 func (h *handlers) listMailboxes(c echo.Context) error {
 	var chk checks
 	p := parsePage(c, &chk)
@@ -218,11 +232,7 @@ func (h *handlers) createMailbox(c echo.Context) error {
 }
 
 func (h *handlers) getMailbox(c echo.Context) error {
-	id, err := pathID(c, "mailbox_id")
-	if err != nil {
-		return err
-	}
-	svc, err := h.mailboxes()
+	svc, id, err := h.mailboxByPath(c)
 	if err != nil {
 		return err
 	}
@@ -287,11 +297,7 @@ func (h *handlers) updateMailbox(c echo.Context) error {
 }
 
 func (h *handlers) deleteMailbox(c echo.Context) error {
-	id, err := pathID(c, "mailbox_id")
-	if err != nil {
-		return err
-	}
-	svc, err := h.mailboxes()
+	svc, id, err := h.mailboxByPath(c)
 	if err != nil {
 		return err
 	}
@@ -308,11 +314,7 @@ type mailboxTestResponse struct {
 }
 
 func (h *handlers) testMailbox(c echo.Context) error {
-	id, err := pathID(c, "mailbox_id")
-	if err != nil {
-		return err
-	}
-	svc, err := h.mailboxes()
+	svc, id, err := h.mailboxByPath(c)
 	if err != nil {
 		return err
 	}
@@ -353,11 +355,7 @@ type syncQueuedResponse struct {
 }
 
 func (h *handlers) syncMailbox(c echo.Context) error {
-	id, err := pathID(c, "mailbox_id")
-	if err != nil {
-		return err
-	}
-	svc, err := h.mailboxes()
+	svc, id, err := h.mailboxByPath(c)
 	if err != nil {
 		return err
 	}
