@@ -332,9 +332,16 @@ func (r *run) processes(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	workerPort, err := freeLoopbackPort()
+	if err != nil {
+		return err
+	}
 	r.operatorToken = "demo-op-" + randomHex(16)
 	addr := fmt.Sprintf("127.0.0.1:%d", port)
 	env := []string{
+		// The worker's probe and metrics listener gets a free port too, so
+		// the demo runs beside another worker on this machine.
+		fmt.Sprintf("WORKER_HTTP_ADDR=127.0.0.1:%d", workerPort),
 		"DATABASE_URL=" + r.o.DatabaseURL,
 		"REDIS_URL=" + r.redis.URL,
 		"API_ADDR=" + addr,
