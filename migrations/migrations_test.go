@@ -6,6 +6,8 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/pressly/goose/v3"
+
 	"github.com/rebound-hq/rebound/internal/dbtest"
 	"github.com/rebound-hq/rebound/migrations"
 )
@@ -14,15 +16,7 @@ import (
 // zero, and applies them all again, against the real PostgreSQL.
 func TestUpDownUp(t *testing.T) {
 	ctx := context.Background()
-	db, err := sql.Open("pgx", dbtest.NewEmptyURL(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	p, err := migrations.NewProvider(db, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db, p := emptyDB(t)
 	latest, err := migrations.Latest()
 	if err != nil {
 		t.Fatal(err)
@@ -94,6 +88,22 @@ func TestUpDownUp(t *testing.T) {
 }
 
 // tables lists the tables of the public schema, sorted.
+// emptyDB returns a fresh database with no schema, closed at the end of the
+// test, and a goose provider over the embedded migrations for it.
+func emptyDB(t *testing.T) (*sql.DB, *goose.Provider) {
+	t.Helper()
+	db, err := sql.Open("pgx", dbtest.NewEmptyURL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = db.Close() })
+	p, err := migrations.NewProvider(db, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return db, p
+}
+
 func tables(t *testing.T, db *sql.DB) []string {
 	t.Helper()
 	rows, err := db.Query("SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename")

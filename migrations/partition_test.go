@@ -2,13 +2,9 @@ package migrations_test
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"testing"
 	"time"
-
-	"github.com/rebound-hq/rebound/internal/dbtest"
-	"github.com/rebound-hq/rebound/migrations"
 )
 
 // TestPartitionMigrationKeepsData fills the version-40 schema with events
@@ -19,15 +15,7 @@ import (
 // partition, then rolls back to 40 and checks the rows again.
 func TestPartitionMigrationKeepsData(t *testing.T) {
 	ctx := context.Background()
-	db, err := sql.Open("pgx", dbtest.NewEmptyURL(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	p, err := migrations.NewProvider(db, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db, p := emptyDB(t)
 	if _, err := p.UpTo(ctx, 40); err != nil {
 		t.Fatal(err)
 	}
