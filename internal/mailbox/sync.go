@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
 )
 
 // Message is one message fetched whole (BODY.PEEK[]) for the Recorder.
@@ -250,24 +251,12 @@ func (c *Conn) fetchBatch(folder string, uidValidity uint32, uids []uint32, o *S
 		date time.Time
 	}
 	var likely []candidate
-	for {
-		m := cmd.Next()
-		if m == nil {
-			break
-		}
-		buf, err := m.Collect()
-		if err != nil {
-			cmd.Close()
-			return nil, fmt.Errorf("fetch headers: %w", err)
-		}
-		if buf.UID == 0 {
-			continue // an unsolicited FETCH (flag update) for another message
-		}
+	err := eachFetched(cmd, func(buf *imapclient.FetchMessageBuffer) {
 		if TriageHeader(buf.FindBodySection(headerSection)).Likely {
 			likely = append(likely, candidate{uint32(buf.UID), buf.RFC822Size, buf.InternalDate})
 		}
-	}
-	if err := cmd.Close(); err != nil {
+	})
+	if err != nil {
 		return nil, fmt.Errorf("fetch headers: %w", err)
 	}
 	if len(likely) == 0 {
@@ -296,32 +285,46 @@ func (c *Conn) fetchBatch(folder string, uidValidity uint32, uids []uint32, o *S
 			continue
 		}
 		cmd := c.c.Fetch(part.set, &imap.FetchOptions{UID: true, BodySection: []*imap.FetchItemBodySection{part.section}})
-		for {
-			m := cmd.Next()
-			if m == nil {
-				break
-			}
-			buf, err := m.Collect()
-			if err != nil {
-				cmd.Close()
-				return nil, fmt.Errorf("fetch bodies: %w", err)
-			}
+		err := eachFetched(cmd, func(buf *imapclient.FetchMessageBuffer) {
 			l, ok := info[uint32(buf.UID)]
 			body := buf.FindBodySection(part.section)
 			if !ok || body == nil {
-				continue
+				return
 			}
 			msgs = append(msgs, Message{
 				Folder: folder, UIDValidity: uidValidity, UID: l.uid, Raw: body,
 				InternalDate: l.date, Truncated: part.section.Partial != nil,
 			})
-		}
-		if err := cmd.Close(); err != nil {
+		})
+		if err != nil {
 			return nil, fmt.Errorf("fetch bodies: %w", err)
 		}
 	}
 	slices.SortFunc(msgs, func(a, b Message) int { return cmp.Compare(a.UID, b.UID) })
 	return msgs, nil
+}
+
+// eachFetched buffers each message of cmd in memory (Collect) and passes it
+// to fn, skipping unsolicited FETCH responses (UID 0: a flag update for
+// another message), then closes cmd. It returns the first error of
+// either; cmd is closed in every case.
+func eachFetched(cmd *imapclient.FetchCommand, fn func(*imapclient.FetchMessageBuffer)) error {
+	for {
+		m := cmd.Next()
+		if m == nil {
+			break
+		}
+		buf, err := m.Collect()
+		if err != nil {
+			cmd.Close()
+			return err
+		}
+		if buf.UID == 0 {
+			continue
+		}
+		fn(buf)
+	}
+	return cmd.Close()
 }
 
 // applyProcessed moves or labels the given messages. The folder is
