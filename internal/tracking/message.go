@@ -29,6 +29,13 @@ var traceFields = map[string]bool{
 	"lines":                      true,
 }
 
+// nextLine splits the first line off rest, without its LF or CRLF; tail is
+// what follows the LF (nil when there is none).
+func nextLine(rest []byte) (line, tail []byte) {
+	line, tail, _ = bytes.Cut(rest, []byte{'\n'})
+	return bytes.TrimSuffix(line, []byte{'\r'}), tail
+}
+
 // DedupeHash returns the SHA-256 that identifies a message within a
 // workspace: the message with line endings normalised to LF, its top-level
 // trace fields (traceFields, X-*) dropped and trailing white space trimmed.
@@ -40,12 +47,7 @@ func DedupeHash(raw []byte) [32]byte {
 	skipping := false
 	for len(rest) > 0 && inHeader {
 		var line []byte
-		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
-			line, rest = rest[:i], rest[i+1:]
-		} else {
-			line, rest = rest, nil
-		}
-		line = bytes.TrimSuffix(line, []byte{'\r'})
+		line, rest = nextLine(rest)
 		if len(line) == 0 {
 			inHeader = false
 			h.Write([]byte{'\n'})
@@ -178,12 +180,7 @@ func verpTokens(raw []byte, prefix string) []string {
 	}
 	for len(rest) > 0 {
 		var line []byte
-		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
-			line, rest = rest[:i], rest[i+1:]
-		} else {
-			line, rest = rest, nil
-		}
-		line = bytes.TrimSuffix(line, []byte{'\r'})
+		line, rest = nextLine(rest)
 		if len(line) == 0 {
 			break
 		}
