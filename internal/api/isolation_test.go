@@ -272,8 +272,7 @@ func TestWorkspaceIsolation(t *testing.T) {
 	if l := v.get(a.ws.Token, "/v1/suppressions?source=manual").expect(http.StatusOK).list(); len(l.Data) != 1 || l.ids()[0] != a.suppID {
 		t.Fatalf("A's manual suppressions = %v", l.ids())
 	}
-	var keys list
-	keys = v.get(a.ws.Token, "/v1/api-keys").expect(http.StatusOK).list()
+	keys := v.get(a.ws.Token, "/v1/api-keys").expect(http.StatusOK).list()
 	if len(keys.Data) != 1 || keys.Data[0]["revoked_at"] != nil {
 		t.Fatalf("A's keys = %+v", keys.Data)
 	}
