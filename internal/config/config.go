@@ -223,7 +223,7 @@ func explain(err error) []error {
 func (c *Config) validate() []error {
 	var errs []error
 	bad := func(name, value string) {
-		f, _ := fieldByName(name)
+		f := fieldByName(name)
 		errs = append(errs, fmt.Errorf("%s=%q: want %s", name, value, f.expect))
 	}
 	if u, err := url.Parse(c.DatabaseURL); err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
@@ -233,7 +233,7 @@ func (c *Config) validate() []error {
 		bad("DATABASE_MAX_CONNS", fmt.Sprint(c.DatabaseMaxConns))
 	}
 	if _, err := redis.ParseURL(c.RedisURL); err != nil {
-		f, _ := fieldByName("REDIS_URL")
+		f := fieldByName("REDIS_URL")
 		errs = append(errs, fmt.Errorf("REDIS_URL=%q: want %s: %w", redactURL(c.RedisURL), f.expect, err))
 	}
 	if _, port, err := net.SplitHostPort(c.APIAddr); err != nil || port == "" {
@@ -251,7 +251,7 @@ func (c *Config) validate() []error {
 	if c.SecretKeys == "" {
 		bad("SECRET_KEYS", "")
 	} else if keys, first, err := secret.ParseKeys(c.SecretKeys); err != nil {
-		f, _ := fieldByName("SECRET_KEYS")
+		f := fieldByName("SECRET_KEYS")
 		errs = append(errs, fmt.Errorf("SECRET_KEYS: want %s: %w", f.expect, err))
 	} else {
 		active := c.SecretActiveKeyID
@@ -261,7 +261,7 @@ func (c *Config) validate() []error {
 		if _, ok := keys[active]; !ok {
 			bad("SECRET_ACTIVE_KEY_ID", c.SecretActiveKeyID)
 		} else if kr, err := secret.NewKeyring(keys, active); err != nil {
-			f, _ := fieldByName("SECRET_KEYS")
+			f := fieldByName("SECRET_KEYS")
 			errs = append(errs, fmt.Errorf("SECRET_KEYS: want %s: %w", f.expect, err))
 		} else {
 			c.Keyring = kr
@@ -289,13 +289,15 @@ func (c *Config) validate() []error {
 	return errs
 }
 
-func fieldByName(name string) (field, bool) {
+// fieldByName returns the field of the variable name, one of the names in
+// fields() (the zero field for any other).
+func fieldByName(name string) field {
 	for _, f := range fields() {
 		if f.name == name {
-			return f, true
+			return f
 		}
 	}
-	return field{}, false
+	return field{}
 }
 
 // isHeaderName reports whether s is a usable header field name: RFC 5322

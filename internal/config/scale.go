@@ -36,7 +36,7 @@ func (c *Config) RedisMode() RedisMode {
 func (c *Config) validateScale() []error {
 	var errs []error
 	want := func(name, value string) {
-		f, _ := fieldByName(name)
+		f := fieldByName(name)
 		errs = append(errs, fmt.Errorf("%s=%q: want %s", name, value, f.expect))
 	}
 	c.RedisSentinelAddrs = trimAll(c.RedisSentinelAddrs)
