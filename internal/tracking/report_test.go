@@ -3,17 +3,27 @@ package tracking_test
 import (
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"gorm.io/gorm"
 
+	"github.com/rebound-hq/rebound/internal/report"
 	"github.com/rebound-hq/rebound/internal/store"
 	"github.com/rebound-hq/rebound/internal/tracking"
 )
 
+// TestReportReadsFromCounters records sends and bounces of two campaigns
+// around a UTC evening plus an unmatched bounce, then checks the counter rows
+// recording kept (store.StoredCounters, equal to the aggregation from
+// scratch) and the report internal/report serves from them: totals per
+// campaign, for the workspace and for unmatched events; labels; providers
+// and mailboxes; the daily series in UTC and in Asia/Kathmandu, whose
+// UTC+05:45 midnight only the 15-minute period counters can place exactly.
 func TestReportReadsFromCounters(t *testing.T) {
 	e := newEnv(t)
 	camp := e.campaign(e.ws, "R", nil)
@@ -41,73 +51,132 @@ func TestReportReadsFromCounters(t *testing.T) {
 	rec(bounce{ID: "q3", Recipient: "nobody@example.com"}, day.Add(19*time.Hour))
 	rec(bounce{ID: "q4", Recipient: "c@example.com", Status: "5.7.1", Diag: blockedDiag}, day.Add(20*time.Hour))
 
-	tot, err := store.ReportTotals(e.ctx, e.db, e.ws, &camp)
-	if err != nil {
-		t.Fatal(err)
+	stored := e.checkCounters(e.ws)
+	if c := stored.Campaigns[camp]; c.Sent != 2 || c.Bounced != 2 || c.Hard != 1 || c.Soft != 1 || c.LeadsBounced != 2 {
+		t.Fatalf("campaign counters = %+v", c)
 	}
-	if tot.Sent != 2 || tot.Bounced != 2 || tot.Hard != 1 || tot.Soft != 1 || tot.LeadsBounced != 2 {
+	if un := stored.Campaigns[0]; un.Events != 1 { // q3, unmatched, is kept under campaign 0
+		t.Fatalf("unmatched counters = %+v", un)
+	}
+	// Dimension rows exist only for provider and mailbox; the campaign's
+	// are one per provider and one for its sending mailbox.
+	campDims := map[store.DimensionKey]store.Metrics{}
+	for k, m := range stored.Dimensions {
+		if k.Dimension != store.DimensionProvider && k.Dimension != store.DimensionMailbox {
+			t.Errorf("counter row under dimension %q", k.Dimension)
+		}
+		if k.CampaignID == camp {
+			campDims[k] = m
+		}
+	}
+	wantDims := map[store.DimensionKey]store.Metrics{
+		{CampaignID: camp, Dimension: store.DimensionProvider, Value: "google"}: {Sent: 1, Events: 1, Bounced: 1, Soft: 1},
+		{CampaignID: camp, Dimension: store.DimensionProvider, Value: "other"}:  {Sent: 1, Events: 1, Bounced: 1, Hard: 1},
+		{CampaignID: camp, Dimension: store.DimensionMailbox, Value: strconv.FormatInt(mb, 10)}: {
+			Sent: 2, Events: 2, Bounced: 2, Hard: 1, Soft: 1},
+	}
+	if !reflect.DeepEqual(campDims, wantDims) {
+		t.Fatalf("dimension counters = %+v\nwant %+v", campDims, wantDims)
+	}
+	// Period rows are 15 minutes long: r1 (18:10) and q1 (18:14) share one,
+	// r2 (18:20) and q2 (18:30) fall in the next two.
+	campPeriods := map[store.PeriodKey]store.Metrics{}
+	for k, m := range stored.Periods {
+		if k.CampaignID == camp {
+			campPeriods[k] = m
+		}
+	}
+	at := func(h, m int) store.PeriodKey {
+		return store.PeriodKey{CampaignID: camp, PeriodStart: day.Add(time.Duration(h)*time.Hour + time.Duration(m)*time.Minute)}
+	}
+	wantPeriods := map[store.PeriodKey]store.Metrics{
+		at(18, 0):  {Sent: 1, Events: 1, Bounced: 1, Soft: 1},
+		at(18, 15): {Sent: 1},
+		at(18, 30): {Events: 1, Bounced: 1, Hard: 1},
+	}
+	if !reflect.DeepEqual(campPeriods, wantPeriods) {
+		t.Fatalf("period counters = %+v\nwant %+v", campPeriods, wantPeriods)
+	}
+
+	// The product's report over those counters, days 28 to 30 November.
+	rs := &report.Service{DB: e.db}
+	get := func(campaign int64, zone string) *report.Report {
+		t.Helper()
+		loc, err := report.ParseZone(zone)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := rs.Bounces(e.ctx, report.Query{WorkspaceID: e.ws, CampaignID: campaign, Zone: loc,
+			From: day.AddDate(0, 0, -1), To: day.AddDate(0, 0, 1)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	daily := func(r *report.Report) string {
+		var b strings.Builder
+		for _, d := range r.Daily {
+			fmt.Fprintf(&b, "%s %+v\n", d.Date, d.Counts)
+		}
+		return b.String()
+	}
+	r := get(camp, "UTC")
+	if tot := r.Totals; tot.Sent != 2 || tot.Bounced != 2 || tot.Hard != 1 || tot.Soft != 1 || tot.LeadsBounced != 2 {
 		t.Fatalf("campaign totals = %+v", tot)
 	}
-	all, err := store.ReportTotals(e.ctx, e.db, e.ws, nil)
-	if err != nil {
-		t.Fatal(err)
+	provs := map[string]report.Counts{}
+	for _, p := range r.Providers {
+		provs[p.Provider] = p.Counts
 	}
-	if all.Sent != 3 || all.Bounced != 3 || all.Hard != 2 { // the unmatched q3 is not part of it
-		t.Fatalf("workspace totals = %+v", all)
+	wantProvs := map[string]report.Counts{
+		"google": {Sent: 1, Events: 1, Bounced: 1, Soft: 1}, "microsoft": {}, "yahoo": {}, "apple": {},
+		"other": {Sent: 1, Events: 1, Bounced: 1, Hard: 1},
 	}
-	zero := int64(0)
-	if un, _ := store.ReportTotals(e.ctx, e.db, e.ws, &zero); un.Events != 1 {
-		t.Fatalf("unmatched totals = %+v", un)
+	if !reflect.DeepEqual(provs, wantProvs) {
+		t.Fatalf("providers = %+v\nwant %+v", provs, wantProvs)
 	}
-	labels, err := store.ReportLabels(e.ctx, e.db, e.ws, nil)
-	if err != nil {
-		t.Fatal(err)
+	if m := r.Mailboxes; len(m) != 1 || m[0].MailboxID == nil || *m[0].MailboxID != mb || m[0].Sent != 2 || m[0].Bounced != 2 {
+		t.Fatalf("mailboxes = %+v", m)
 	}
-	want := []store.LabelCodeCount{
-		{Label: "Blocked", Class: "hard", Code: "5.7.1", Events: 1},
-		{Label: "Invalid recipient", Class: "hard", Code: "5.1.1", Events: 1},
-		{Label: "Mailbox full", Class: "soft", Code: "4.2.2", Events: 1},
+	want := fmt.Sprintf("2026-11-28 %+v\n2026-11-29 %+v\n2026-11-30 %+v\n", report.Counts{},
+		report.Counts{Sent: 2, Events: 2, Bounced: 2, Hard: 1, Soft: 1}, report.Counts{})
+	if got := daily(r); got != want {
+		t.Fatalf("UTC daily:\n%swant\n%s", got, want)
 	}
-	if fmt.Sprint(labels) != fmt.Sprint(want) {
-		t.Fatalf("labels = %+v\nwant %+v", labels, want)
+	// 18:10 and 18:14 UTC are 23:55 and 23:59 on the 29th in Kathmandu;
+	// 18:20 and 18:30 are 00:05 and 00:15 on the 30th.
+	want = fmt.Sprintf("2026-11-28 %+v\n2026-11-29 %+v\n2026-11-30 %+v\n", report.Counts{},
+		report.Counts{Sent: 1, Events: 1, Bounced: 1, Soft: 1}, report.Counts{Sent: 1, Events: 1, Bounced: 1, Hard: 1})
+	if got := daily(get(camp, "Asia/Kathmandu")); got != want {
+		t.Fatalf("Kathmandu daily:\n%swant\n%s", got, want)
 	}
-	prov, err := store.ReportDimension(e.ctx, e.db, e.ws, &camp, store.DimensionProvider)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(prov) != 2 || prov[0].Value != "google" || prov[0].Sent != 1 || prov[0].Soft != 1 || prov[1].Value != "other" || prov[1].Hard != 1 {
-		t.Fatalf("providers = %+v", prov)
-	}
-	mbx, err := store.ReportDimension(e.ctx, e.db, e.ws, &camp, store.DimensionMailbox)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(mbx) != 1 || mbx[0].Value != strconv.FormatInt(mb, 10) || mbx[0].Sent != 2 || mbx[0].Bounced != 2 {
-		t.Fatalf("mailboxes = %+v", mbx)
-	}
-	if _, err := store.ReportDimension(e.ctx, e.db, e.ws, &camp, "label"); err == nil {
-		t.Fatal("unknown dimension accepted")
-	}
-	from, to := day.Add(-24*time.Hour), day.Add(48*time.Hour)
-	utc, err := store.ReportDaily(e.ctx, e.db, e.ws, &camp, "UTC", from, to)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(utc) != 1 || utc[0].Sent != 2 || utc[0].Bounced != 2 {
-		t.Fatalf("UTC daily = %+v", utc)
-	}
-	ktm, err := store.ReportDaily(e.ctx, e.db, e.ws, &camp, "Asia/Kathmandu", from, to)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// 18:10 and 18:14 UTC are 23:55 and 23:59 on the 29th; 18:20 and 18:30
-	// are 00:05 and 00:15 on the 30th.
-	if len(ktm) != 2 || ktm[0].Day.Day() != 29 || ktm[0].Sent != 1 || ktm[0].Soft != 1 ||
-		ktm[1].Day.Day() != 30 || ktm[1].Sent != 1 || ktm[1].Hard != 1 {
-		t.Fatalf("Kathmandu daily = %+v", ktm)
-	}
-	if _, err := store.ReportDaily(e.ctx, e.db, e.ws, &camp, "Mars/Olympus", from, to); err == nil {
+	if _, err := report.ParseZone("Mars/Olympus"); err == nil {
 		t.Fatal("unknown time zone accepted")
+	}
+
+	// The workspace report: every campaign, the unmatched q3 left out.
+	all := get(0, "UTC")
+	if tot := all.Totals; tot.Sent != 3 || tot.Bounced != 3 || tot.Hard != 2 {
+		t.Fatalf("workspace totals = %+v", tot)
+	}
+	var labels []string
+	for _, l := range all.Labels {
+		if l.Count == 0 {
+			continue
+		}
+		codes := ""
+		for _, c := range l.TopCodes {
+			codes += fmt.Sprintf(" %s:%d", c.Code, c.Count)
+		}
+		labels = append(labels, fmt.Sprintf("%s: %d soft %d hard %d codes%s", l.Label, l.Count, l.Soft, l.Hard, codes))
+	}
+	wantLabels := []string{
+		"Invalid recipient: 1 soft 0 hard 1 codes 5.1.1:1",
+		"Mailbox full: 1 soft 1 hard 0 codes 4.2.2:1",
+		"Blocked: 1 soft 0 hard 1 codes 5.7.1:1",
+	}
+	if !reflect.DeepEqual(labels, wantLabels) {
+		t.Fatalf("labels = %q\nwant %q", labels, wantLabels)
 	}
 }
 
@@ -225,22 +294,32 @@ func TestCountersExactUnderRandomLoad(t *testing.T) {
 	if _, err := old.Reprocess(e.ctx, tracking.ReprocessOptions{Since: base.Add(24 * time.Hour)}); err != nil {
 		t.Fatal(err)
 	}
-	e.checkCounters(e.ws)
-	// Reports from counters agree with the totals over all campaigns.
-	all, err := store.ReportTotals(e.ctx, e.db, e.ws, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var sum store.Metrics
-	for _, c := range camps {
-		tot, err := store.ReportTotals(e.ctx, e.db, e.ws, &c)
+	stored := e.checkCounters(e.ws)
+	// The report's totals (its one-campaign SQL) equal each campaign's
+	// counter row, and the workspace report's (its all-campaign SQL) their
+	// sum, which counts every send.
+	rs := &report.Service{DB: e.db}
+	totals := func(campaign int64) report.Totals {
+		t.Helper()
+		r, err := rs.Bounces(e.ctx, report.Query{WorkspaceID: e.ws, CampaignID: campaign, Zone: time.UTC, From: e.now, To: e.now})
 		if err != nil {
 			t.Fatal(err)
 		}
-		sum.Add(tot.Metrics)
+		return r.Totals
 	}
-	if sum != all.Metrics || all.Sent != int64(len(sends)) {
-		t.Fatalf("sum of campaigns %+v != workspace %+v", sum, all.Metrics)
+	var sum store.Metrics
+	var sumLeads int64
+	for _, c := range camps {
+		tot, row := totals(c), stored.Campaigns[c]
+		if store.Metrics(tot.Counts) != row.Metrics || tot.LeadsBounced != row.LeadsBounced {
+			t.Fatalf("campaign %d: report totals %+v, counters %+v", c, tot, row)
+		}
+		sum.Add(row.Metrics)
+		sumLeads += row.LeadsBounced
+	}
+	all := totals(0)
+	if store.Metrics(all.Counts) != sum || all.LeadsBounced != sumLeads || all.Sent != int64(len(sends)) {
+		t.Fatalf("sum of campaigns %+v (%d leads) != workspace %+v", sum, sumLeads, all)
 	}
 }
 

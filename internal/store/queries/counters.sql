@@ -1,9 +1,10 @@
 -- Report counters: delta upserts applied in the recording transaction, the
--- report reads over them, and the same figures aggregated from scratch over
--- events and sent messages (for checks and tests). Deltas may be negative
--- (reprocessing subtracts what an event no longer contributes). Inputs are
--- aggregated per key and sorted by the caller, so concurrent transactions
--- lock counter rows in one order.
+-- stored rows, and the same figures aggregated from scratch over events and
+-- sent messages (for checks, tests and RecountCounters); internal/report
+-- reads the counters for the product's reports with its own SQL. Deltas may
+-- be negative (reprocessing subtracts what an event no longer contributes).
+-- Inputs are aggregated per key and sorted by the caller, so concurrent
+-- transactions lock counter rows in one order.
 
 -- name: upsert-counters
 -- Adds deltas to the four counter tables of workspace $1 in one statement
@@ -59,100 +60,6 @@ SET sent = c.sent + EXCLUDED.sent, events = c.events + EXCLUDED.events,
     bounced = c.bounced + EXCLUDED.bounced, hard = c.hard + EXCLUDED.hard, soft = c.soft + EXCLUDED.soft,
     complaints = c.complaints + EXCLUDED.complaints, auto_replies = c.auto_replies + EXCLUDED.auto_replies,
     delayed = c.delayed + EXCLUDED.delayed, delivered = c.delivered + EXCLUDED.delivered;
-
--- name: report-totals
--- Totals of one campaign ($2; 0 for the workspace's unmatched events).
-SELECT COALESCE(SUM(sent), 0)::bigint, COALESCE(SUM(events), 0)::bigint, COALESCE(SUM(bounced), 0)::bigint,
-       COALESCE(SUM(hard), 0)::bigint, COALESCE(SUM(soft), 0)::bigint, COALESCE(SUM(complaints), 0)::bigint,
-       COALESCE(SUM(auto_replies), 0)::bigint, COALESCE(SUM(delayed), 0)::bigint, COALESCE(SUM(delivered), 0)::bigint,
-       COALESCE(SUM(leads_bounced), 0)::bigint
-FROM report_campaign_counters
-WHERE workspace_id = $1
-  AND campaign_id = $2::bigint;
-
--- name: report-totals-all
--- Every campaign of the workspace ($2 must be NULL; unmatched events, campaign
--- 0, are left out).
--- Totals of one campaign ($2; 0 for the workspace's unmatched events).
-SELECT COALESCE(SUM(sent), 0)::bigint, COALESCE(SUM(events), 0)::bigint, COALESCE(SUM(bounced), 0)::bigint,
-       COALESCE(SUM(hard), 0)::bigint, COALESCE(SUM(soft), 0)::bigint, COALESCE(SUM(complaints), 0)::bigint,
-       COALESCE(SUM(auto_replies), 0)::bigint, COALESCE(SUM(delayed), 0)::bigint, COALESCE(SUM(delivered), 0)::bigint,
-       COALESCE(SUM(leads_bounced), 0)::bigint
-FROM report_campaign_counters
-WHERE workspace_id = $1
-  AND campaign_id <> 0 AND $2::bigint IS NULL;
-
--- name: report-labels
--- Per label, class and code; the caller folds codes into label rows and
--- keeps each label's top codes.
-SELECT label, class, code, SUM(events)::bigint
-FROM report_label_counters
-WHERE workspace_id = $1
-  AND campaign_id = $2::bigint
-GROUP BY label, class, code
-HAVING SUM(events) <> 0
-ORDER BY label, SUM(events) DESC, class, code;
-
--- name: report-labels-all
--- Every campaign of the workspace ($2 must be NULL; unmatched events, campaign
--- 0, are left out).
--- Per label, class and code; the caller folds codes into label rows and
--- keeps each label's top codes.
-SELECT label, class, code, SUM(events)::bigint
-FROM report_label_counters
-WHERE workspace_id = $1
-  AND campaign_id <> 0 AND $2::bigint IS NULL
-GROUP BY label, class, code
-HAVING SUM(events) <> 0
-ORDER BY label, SUM(events) DESC, class, code;
-
--- name: report-dimension
--- Per value of one dimension ($3: provider or mailbox).
-SELECT value, SUM(sent)::bigint, SUM(events)::bigint, SUM(bounced)::bigint, SUM(hard)::bigint, SUM(soft)::bigint, SUM(complaints)::bigint,
-       SUM(auto_replies)::bigint, SUM(delayed)::bigint, SUM(delivered)::bigint
-FROM report_dimension_counters
-WHERE workspace_id = $1
-  AND campaign_id = $2::bigint
-  AND dimension = $3::text
-GROUP BY value
-ORDER BY value;
-
--- name: report-dimension-all
--- Every campaign of the workspace ($2 must be NULL; unmatched events, campaign
--- 0, are left out).
--- Per value of one dimension ($3: provider or mailbox).
-SELECT value, SUM(sent)::bigint, SUM(events)::bigint, SUM(bounced)::bigint, SUM(hard)::bigint, SUM(soft)::bigint, SUM(complaints)::bigint,
-       SUM(auto_replies)::bigint, SUM(delayed)::bigint, SUM(delivered)::bigint
-FROM report_dimension_counters
-WHERE workspace_id = $1
-  AND campaign_id <> 0 AND $2::bigint IS NULL
-  AND dimension = $3::text
-GROUP BY value
-ORDER BY value;
-
--- name: report-daily
--- Daily series in time zone $3 (an IANA name) over [$4, $5).
-SELECT (period_start AT TIME ZONE $3::text)::date AS day, SUM(sent)::bigint, SUM(events)::bigint, SUM(bounced)::bigint, SUM(hard)::bigint,
-       SUM(soft)::bigint, SUM(complaints)::bigint, SUM(auto_replies)::bigint, SUM(delayed)::bigint, SUM(delivered)::bigint
-FROM report_period_counters
-WHERE workspace_id = $1
-  AND campaign_id = $2::bigint
-  AND period_start >= $4::timestamptz AND period_start < $5::timestamptz
-GROUP BY day
-ORDER BY day;
-
--- name: report-daily-all
--- Every campaign of the workspace ($2 must be NULL; unmatched events, campaign
--- 0, are left out).
--- Daily series in time zone $3 (an IANA name) over [$4, $5).
-SELECT (period_start AT TIME ZONE $3::text)::date AS day, SUM(sent)::bigint, SUM(events)::bigint, SUM(bounced)::bigint, SUM(hard)::bigint,
-       SUM(soft)::bigint, SUM(complaints)::bigint, SUM(auto_replies)::bigint, SUM(delayed)::bigint, SUM(delivered)::bigint
-FROM report_period_counters
-WHERE workspace_id = $1
-  AND campaign_id <> 0 AND $2::bigint IS NULL
-  AND period_start >= $4::timestamptz AND period_start < $5::timestamptz
-GROUP BY day
-ORDER BY day;
 
 -- name: aggregate-campaign-counters
 -- From scratch: what report_campaign_counters must hold for workspace $1.
