@@ -142,6 +142,7 @@ type mailboxCreateRequest struct {
 	Name string `json:"name"`
 	mailboxSettingsJSON
 	Credentials *credentialsJSON `json:"credentials"`
+	Status      *string          `json:"status"`
 }
 
 type mailboxPatchRequest struct {
@@ -214,6 +215,9 @@ func (h *handlers) createMailbox(c echo.Context) error {
 	chk.check(req.Host != nil, "body", "host", "is required")
 	chk.check(req.Username != nil, "body", "username", "is required")
 	chk.check(req.Credentials != nil, "body", "credentials", "is required")
+	if req.Status != nil {
+		chk.check(oneOf(*req.Status, "active", "paused"), "body", "status", "must be active or paused")
+	}
 	if err := chk.err(); err != nil {
 		return err
 	}
@@ -221,7 +225,7 @@ func (h *handlers) createMailbox(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	in := mailbox.Input{Name: strings.TrimSpace(req.Name)}
+	in := mailbox.Input{Name: strings.TrimSpace(req.Name), Paused: req.Status != nil && *req.Status == "paused"}
 	req.mailboxSettingsJSON.applyTo(&in.Settings)
 	in.Credentials = mailbox.Credentials(*req.Credentials)
 	v, err := svc.Create(c.Request().Context(), workspaceID(c), in)

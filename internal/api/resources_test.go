@@ -541,6 +541,18 @@ func TestMailboxes(t *testing.T) {
 	}
 	v.post(tok, "/v1/mailboxes", map[string]any{"host": "127.0.0.1", "username": "x", "credentials": map[string]any{}}).
 		expectField(http.StatusBadRequest, "body", "password")
+	// A mailbox created paused is not synced until a PATCH resumes it.
+	var pausedMB struct {
+		Status string `json:"status"`
+	}
+	v.post(tok, "/v1/mailboxes", map[string]any{"host": "127.0.0.1", "username": "later", "status": "paused",
+		"credentials": map[string]any{"password": "p"}}).expect(http.StatusCreated).decode(&pausedMB)
+	if pausedMB.Status != "paused" {
+		t.Fatalf("mailbox created paused has status %q", pausedMB.Status)
+	}
+	v.do(request{method: "POST", path: "/v1/mailboxes", token: tok, invalid: true,
+		body: []byte(`{"host": "127.0.0.1", "username": "x", "status": "stopped", "credentials": {"password": "p"}}`)}).
+		expectField(http.StatusBadRequest, "body", "status")
 	v.do(request{method: "POST", path: "/v1/mailboxes", token: tok, invalid: true,
 		body: []byte(`{"host": "127.0.0.1", "username": "x"}`)}).expectField(http.StatusBadRequest, "body", "credentials")
 
@@ -548,7 +560,7 @@ func TestMailboxes(t *testing.T) {
 	if mb.Status != "paused" || mb.Name != "Sales EU" || mb.Host != "127.0.0.1" {
 		t.Fatalf("patched mailbox = %+v", mb)
 	}
-	if l := v.get(tok, "/v1/mailboxes?status=paused").expect(http.StatusOK).list(); len(l.Data) != 1 {
+	if l := v.get(tok, "/v1/mailboxes?status=paused").expect(http.StatusOK).list(); len(l.Data) != 2 {
 		t.Fatalf("mailboxes = %v", l.ids())
 	}
 	// Nothing listens on port 1: the test fails, as a result, not an error.

@@ -530,34 +530,6 @@ func (r *run) setup(ctx context.Context) error {
 	for _, l := range leads {
 		byEmail[l.Email] = l.ID
 	}
-	type sentRow struct {
-		LeadID    int64  `json:"lead_id"`
-		MessageID string `json:"message_id"`
-		SentAt    string `json:"sent_at"`
-	}
-	// Sent an hour before the first message of the mailbox arrived.
-	sentAt := r.start.Add(-time.Hour).UTC().Format(time.RFC3339)
-	var sent []sentRow
-	for _, m := range r.sends {
-		if lid, ok := byEmail[m.email]; ok {
-			sent = append(sent, sentRow{lid, m.messageID, sentAt})
-		}
-	}
-	for i, email := range delivered {
-		if lid, ok := byEmail[email]; ok {
-			sent = append(sent, sentRow{lid, fmt.Sprintf("demo-%d-%05d@rebound-demo.example", r.res.CampaignID, i+1), sentAt})
-		}
-	}
-	if len(sent) > 0 {
-		var rep importReport
-		if _, err := c.callJSON(ctx, "POST", "/v1/sent-messages/bulk", key.Token,
-			map[string]any{"messages": sent}, 200, &rep); err != nil {
-			return err
-		}
-		r.say("POST /v1/sent-messages/bulk         -> %s", rep.summary())
-		r.say("  (one per bounce result, with its original Message-ID when it has one of its own, + one per delivered lead)")
-	}
-
 	var mb struct {
 		ID int64 `json:"id"`
 	}
@@ -565,6 +537,9 @@ func (r *run) setup(ctx context.Context) error {
 		"name": "Demo inbox (in-process IMAP)", "host": r.imap.Host, "port": r.imap.Port, "tls": "plain",
 		"username": r.imap.User, "credentials": map[string]string{"password": r.imap.Password},
 		"folders": []string{"INBOX"}, "sync_interval_seconds": 60,
+		// Paused until the sent messages below name it as their mailbox, so
+		// the first sync already finds them.
+		"status": "paused",
 	}, 201, &mb); err != nil {
 		return err
 	}
@@ -579,8 +554,42 @@ func (r *run) setup(ctx context.Context) error {
 	if !test.OK {
 		return fmt.Errorf("demo: mailbox connection test failed: %s", test.Error)
 	}
-	r.say("POST /v1/mailboxes                  -> mailbox %d, %s:%d plain, sync every 60s; POST /v1/mailboxes/%d/test -> ok",
+	r.say("POST /v1/mailboxes                  -> mailbox %d, %s:%d plain, sync every 60s, created paused; POST /v1/mailboxes/%d/test -> ok",
 		mb.ID, r.imap.Host, r.imap.Port, mb.ID)
+	type sentRow struct {
+		LeadID    int64  `json:"lead_id"`
+		MailboxID int64  `json:"mailbox_id"`
+		MessageID string `json:"message_id"`
+		SentAt    string `json:"sent_at"`
+	}
+	// Sent an hour before the first message of the mailbox arrived.
+	sentAt := r.start.Add(-time.Hour).UTC().Format(time.RFC3339)
+	var sent []sentRow
+	for _, m := range r.sends {
+		if lid, ok := byEmail[m.email]; ok {
+			sent = append(sent, sentRow{lid, mb.ID, m.messageID, sentAt})
+		}
+	}
+	for i, email := range delivered {
+		if lid, ok := byEmail[email]; ok {
+			sent = append(sent, sentRow{lid, mb.ID, fmt.Sprintf("demo-%d-%05d@rebound-demo.example", r.res.CampaignID, i+1), sentAt})
+		}
+	}
+	if len(sent) > 0 {
+		var rep importReport
+		if _, err := c.callJSON(ctx, "POST", "/v1/sent-messages/bulk", key.Token,
+			map[string]any{"messages": sent}, 200, &rep); err != nil {
+			return err
+		}
+		r.say("POST /v1/sent-messages/bulk         -> %s", rep.summary())
+		r.say("  (one per bounce result, with its original Message-ID when it has one of its own, + one per delivered lead)")
+	}
+
+	if _, err := c.call(ctx, "PATCH", fmt.Sprintf("/v1/mailboxes/%d", mb.ID), key.Token,
+		map[string]string{"status": "active"}, 200); err != nil {
+		return err
+	}
+	r.say("PATCH /v1/mailboxes/%d               -> status active: the worker's scheduler may sync it now", mb.ID)
 	return nil
 }
 

@@ -35,6 +35,9 @@ type Input struct {
 	Name        string
 	Settings    Settings
 	Credentials Credentials
+	// Paused creates the mailbox without syncing it until a Patch resumes
+	// it (for example while the sending side registers its sent messages).
+	Paused bool
 }
 
 // Patch changes a mailbox; nil fields stay as they are. Changing Settings
@@ -102,7 +105,11 @@ func (s *Service) Create(ctx context.Context, workspaceID int64, in Input) (*Vie
 	if err := s.policy().CheckSettings(ctx, &in.Settings, in.Credentials); err != nil {
 		return nil, err
 	}
-	row := &store.MailboxRow{Mailbox: store.Mailbox{WorkspaceID: workspaceID, Name: in.Name, Status: store.MailboxActive}}
+	status := store.MailboxActive
+	if in.Paused {
+		status = store.MailboxPaused
+	}
+	row := &store.MailboxRow{Mailbox: store.Mailbox{WorkspaceID: workspaceID, Name: in.Name, Status: status}}
 	if err := s.fill(row, in.Settings, in.Credentials); err != nil {
 		return nil, err
 	}
