@@ -329,5 +329,6 @@ func replay(p Policy, l *store.Lead, events []store.HistoryEvent, sent []time.Ti
 		i++
 	}
 	lw.state = st
+	lw.replayed = true
 	return lw
 }

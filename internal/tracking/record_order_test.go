@@ -1,0 +1,74 @@
+package tracking_test
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/rebound-hq/rebound/internal/store"
+	"github.com/rebound-hq/rebound/internal/tracking"
+)
+
+// TestRecordLateSoftBounces records, after the fact, the soft bounces of
+// four sends that were each followed by the next send (a mailbox synced
+// late, after an outage). Each send reset the soft-bounce counter, so the
+// lead has one consecutive soft bounce, not four: recording must not stop
+// it, and must agree with what Reprocess computes from the same history.
+func TestRecordLateSoftBounces(t *testing.T) {
+	e := newEnv(t)
+	camp := e.campaign(e.ws, "C", nil)
+	lead := e.lead(e.ws, camp, "late@example.com", nil)
+	t0 := e.now.Add(-24 * time.Hour)
+	var sends []tracking.Sent
+	for i := range 4 {
+		sends = append(sends, tracking.Sent{CampaignID: camp, LeadID: lead,
+			MessageID: fmt.Sprintf("m%d@example.org", i), SentAt: t0.Add(time.Duration(i) * time.Hour)})
+	}
+	if _, err := e.svc.RecordSent(e.ctx, e.ws, sends); err != nil {
+		t.Fatal(err)
+	}
+	var batch []tracking.Incoming
+	for i := range 4 {
+		batch = append(batch, tracking.Incoming{WorkspaceID: e.ws,
+			Raw:        bounce{ID: fmt.Sprintf("late%d", i), Recipient: "late@example.com", Status: "4.2.2", Diag: softDiag}.bytes(),
+			ReceivedAt: t0.Add(time.Duration(i)*time.Hour + 5*time.Minute)})
+	}
+	// The first bounce alone, then the other three in one batch.
+	if _, err := e.svc.RecordBatch(e.ctx, batch[:1], nil); err != nil {
+		t.Fatal(err)
+	}
+	outs, err := e.svc.RecordBatch(e.ctx, batch[1:], nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, o := range outs {
+		if len(o.Events) != 1 || o.Events[0].Effect != "retry later" {
+			t.Errorf("bounce %d: outcome %+v, want one event with effect \"retry later\"", i+1, o.Events)
+		}
+	}
+	l := e.getLead(lead)
+	wantRetry := t0.Add(3*time.Hour + 5*time.Minute + 30*time.Minute)
+	if l.Status != store.LeadActive || l.ConsecutiveSoftBounces != 1 || l.BounceCount != 4 ||
+		l.RetryAfter == nil || !l.RetryAfter.Equal(wantRetry) {
+		t.Fatalf("after late soft bounces: status %s, consecutive %d, bounces %d, retry %v; want active, 1, 4, %v",
+			l.Status, l.ConsecutiveSoftBounces, l.BounceCount, l.RetryAfter, wantRetry)
+	}
+	var effects []string
+	if err := e.db.Table("lead_activities").Where("lead_id = ? AND bounce_event_id IS NOT NULL", lead).
+		Order("occurred_at").Pluck("effect", &effects).Error; err != nil {
+		t.Fatal(err)
+	}
+	for i, eff := range effects {
+		if eff != "retry later" {
+			t.Errorf("timeline entry %d: effect %q, want \"retry later\"", i+1, eff)
+		}
+	}
+	if _, err := e.svc.Reprocess(e.ctx, tracking.ReprocessOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if r := e.getLead(lead); r.Status != l.Status || r.ConsecutiveSoftBounces != l.ConsecutiveSoftBounces ||
+		r.BounceCount != l.BounceCount || !r.RetryAfter.Equal(*l.RetryAfter) {
+		t.Fatalf("reprocess disagrees with recording: %+v, recorded %+v", r, l)
+	}
+	e.checkCounters(e.ws)
+}
