@@ -328,8 +328,12 @@ func parseLoose(m *message, f *looseFormat) []Result {
 		}
 	}
 	pre := stripBoilerplate(strings.Join(preamble, " "))
+	delay := delayNotice(m)
 	for i := range res {
 		r := &res[i]
+		if delay && !permanentIn(r.Diagnostic) {
+			r.Kind = KindDelayed
+		}
 		if r.Diagnostic == "" {
 			r.Diagnostic = pre
 		} else if findStatus(r.Diagnostic) == "" && findReplyCode(r.Diagnostic) == "" && pre != "" && len(pre) < 2000 {
@@ -338,6 +342,47 @@ func parseLoose(m *message, f *looseFormat) []Result {
 		}
 	}
 	return res
+}
+
+// delaySubjects are lower-case Subject substrings of delay warnings (RFC
+// 3464 "delayed" notices sent as text): Google's "(Delay)", Postfix's
+// "Delayed Mail (still being retried)", Exim's "Warning: message ...
+// delayed", Exchange's "Delivery delayed", and their translations.
+var delaySubjects = []string{
+	"(delay)", "delayed mail", "delivery delayed", "message delayed", "delivery status notification (delay",
+	"warning: message", "zustellung verzögert", "verzögert", "remise différée", "remise retardée",
+	"distribution retardée", "entrega retrasada", "entrega demorada", "consegna ritardata", "遅延",
+}
+
+// delayBodyPhrases are lower-case sentences by which a text notice says it
+// is only a warning: the mail system keeps retrying (Gmail's "Gmail will
+// retry" in the languages Google localises it to, Postfix's and Sendmail's
+// warning lines).
+var delayBodyPhrases = []string{
+	"this is a warning only", "gmail will retry", "gmail effectuera", "gmail versucht", "gmail volverá a intentar",
+	"gmail vai tentar", "gmail tentará", "gmail riproverà", "gmail proverà", "will continue trying",
+	"will keep trying", "will be retried until",
+}
+
+// delayNotice reports whether m is a delay warning rather than a final
+// failure, by its subject or a warning sentence in the first part of its
+// text.
+func delayNotice(m *message) bool {
+	if hasAnyOf(m.subjectL, delaySubjects) {
+		return true
+	}
+	low := m.lowerText()
+	if len(low) > 4096 {
+		low = low[:4096]
+	}
+	return hasAnyOf(low, delayBodyPhrases)
+}
+
+// permanentIn reports whether a diagnostic carries a permanent (5xx /
+// 5.X.Y) code, which a delay warning never reports for its recipient.
+func permanentIn(d string) bool {
+	st, rc := findStatus(d), findReplyCode(d)
+	return st != "" && st[0] == '5' || rc != "" && rc[0] == '5'
 }
 
 // boilerplate lists the fixed sentences that MTAs open a bounce with

@@ -30,10 +30,37 @@ func cleanAddr(s string) string {
 	if strings.IndexByte(dom, '.') < 0 && !strings.EqualFold(dom, "localhost") {
 		return ""
 	}
-	if strings.IndexByte(s[:at], '@') >= 0 {
+	local := s[:at]
+	if strings.IndexByte(local, '@') >= 0 {
 		return ""
 	}
-	return s[:at+1] + strings.ToLower(dom)
+	// A quoted local part ("bob.smith"@example.com, or half of it after
+	// the trim above) names the same mailbox as the unquoted dot-atom
+	// when the quotes protect nothing (RFC 5321 section 4.1.2): drop them.
+	if strings.IndexByte(local, '"') >= 0 {
+		u := strings.ReplaceAll(local, `"`, "")
+		if u == "" || !dotAtom(u) {
+			return ""
+		}
+		local = u
+	}
+	return local + "@" + strings.ToLower(dom)
+}
+
+// dotAtom reports whether s is an RFC 5322 dot-atom (atext runs joined by
+// single dots), the local part that needs no quoting.
+func dotAtom(s string) bool {
+	if s == "" || s[0] == '.' || s[len(s)-1] == '.' || strings.Contains(s, "..") {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if isAlpha(c) || isDigit(c) || c == '.' || strings.IndexByte("!#$%&'*+-/=?^_`{|}~", c) >= 0 {
+			continue
+		}
+		return false
+	}
+	return true
 }
 
 // firstAddr finds the first address in s: inside <...> or a bare word with
@@ -179,6 +206,9 @@ func remoteHostIn(s string) string {
 	for i >= 0 {
 		rest := s[i+5:]
 		w, _, _ := strings.Cut(rest, " ")
+		// Postfix writes "host mx.example.com[192.0.2.5] said:": the
+		// name ends at the bracketed address.
+		w, _, _ = strings.Cut(w, "[")
 		w = strings.Trim(w, "[]():,")
 		if strings.IndexByte(w, '.') > 0 && !isDigit(w[0]) && strings.IndexByte(w, '@') < 0 {
 			return strings.ToLower(w)
