@@ -72,3 +72,36 @@ func TestRecordLateSoftBounces(t *testing.T) {
 	}
 	e.checkCounters(e.ws)
 }
+
+// TestRecordLateSend registers a send dated before three soft bounces that
+// are already recorded: it reset nothing that came after it, so the lead
+// keeps its three consecutive soft bounces, as Reprocess computes.
+func TestRecordLateSend(t *testing.T) {
+	e := newEnv(t)
+	camp := e.campaign(e.ws, "C", nil)
+	lead := e.lead(e.ws, camp, "sent-late@example.com", nil)
+	t0 := e.now.Add(-24 * time.Hour)
+	for i := range 3 {
+		if _, err := e.svc.RecordBatch(e.ctx, []tracking.Incoming{{WorkspaceID: e.ws,
+			Raw:        bounce{ID: fmt.Sprintf("sl%d", i), Recipient: "sent-late@example.com", Status: "4.2.2", Diag: softDiag}.bytes(),
+			ReceivedAt: t0.Add(time.Duration(i+1) * time.Hour)}}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := e.svc.RecordSent(e.ctx, e.ws, []tracking.Sent{{CampaignID: camp, LeadID: lead,
+		MessageID: "old@example.org", SentAt: t0}}); err != nil {
+		t.Fatal(err)
+	}
+	l := e.getLead(lead)
+	if l.ConsecutiveSoftBounces != 3 || l.RetryAfter == nil || l.LastSentAt == nil || !l.LastSentAt.Equal(t0) {
+		t.Fatalf("after a send dated before the bounces: consecutive %d, retry %v, last sent %v; want 3, set, %v",
+			l.ConsecutiveSoftBounces, l.RetryAfter, l.LastSentAt, t0)
+	}
+	if _, err := e.svc.Reprocess(e.ctx, tracking.ReprocessOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if r := e.getLead(lead); r.ConsecutiveSoftBounces != l.ConsecutiveSoftBounces || !r.RetryAfter.Equal(*l.RetryAfter) {
+		t.Fatalf("reprocess disagrees with recording: %+v, recorded %+v", r, l)
+	}
+	e.checkCounters(e.ws)
+}

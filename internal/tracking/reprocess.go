@@ -318,6 +318,7 @@ func replay(p Policy, l *store.Lead, events []store.HistoryEvent, sent []time.Ti
 	for i < len(events) || j < len(sent) {
 		if j < len(sent) && (i >= len(events) || !events[i].OccurredAt.Before(sent[j])) {
 			st = p.Sent(st)
+			lw.touchSent(sent[j])
 			j++
 			continue
 		}

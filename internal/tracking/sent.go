@@ -114,6 +114,9 @@ func (s *Service) recordSent(ctx context.Context, tx *gorm.DB, ws int64, now tim
 			lw = newLeadWork(l)
 			work[l.ID] = lw
 		}
+		if lw.before(m.SentAt) {
+			lw.stale = true
+		}
 		before := lw.state
 		lw.state = policy.Sent(lw.state)
 		lw.touchSent(m.SentAt)
@@ -125,6 +128,11 @@ func (s *Service) recordSent(ctx context.Context, tx *gorm.DB, ws int64, now tim
 			LeadID: l.ID, CampaignID: m.CampaignID, Activity: "sent", SentMessageID: id,
 			Summary: "sent " + m.MessageID, Effect: effect, OccurredAt: m.SentAt,
 		})
+	}
+	// A send older than the lead's last event does not reset what came
+	// after it: replay those leads' history in time order.
+	if err := s.replayStale(ctx, tx, ws, policy, work, nil, nil, nil); err != nil {
+		return err
 	}
 	return s.writeEffects(ctx, tx, ws, now, work, acts, newSuppressionSet(), nil, deltas)
 }
