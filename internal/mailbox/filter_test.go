@@ -9,6 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
 )
 
 func TestTriageHeader(t *testing.T) {
@@ -112,4 +115,31 @@ func TestTriageCorpus(t *testing.T) {
 		}
 	}
 	t.Logf("%d corpus messages, %d missed", len(reasons), missed)
+}
+
+// TestTriageFetched checks the triage of FETCH responses whose header
+// section does not match the request: a bounce must not be turned down
+// because the server echoed the field list differently or sent no header.
+func TestTriageFetched(t *testing.T) {
+	bounceHeader := []byte("Return-Path: <>\r\nSubject: Your message\r\n\r\n")
+	echoed := &imap.FetchItemBodySection{Specifier: imap.PartSpecifierHeader, HeaderFields: []string{"Return-Path", "Subject"}}
+	for _, tc := range []struct {
+		name string
+		buf  imapclient.FetchMessageBuffer
+		want bool
+	}{
+		{"as asked, ordinary", imapclient.FetchMessageBuffer{UID: 1, BodySection: []imapclient.FetchBodySectionBuffer{
+			{Section: headerSection, Bytes: []byte("From: a@example.com\r\nSubject: lunch\r\n\r\n")}}}, false},
+		{"as asked, bounce", imapclient.FetchMessageBuffer{UID: 1, BodySection: []imapclient.FetchBodySectionBuffer{
+			{Section: headerSection, Bytes: bounceHeader}}}, true},
+		{"field list echoed differently", imapclient.FetchMessageBuffer{UID: 2, BodySection: []imapclient.FetchBodySectionBuffer{
+			{Section: echoed, Bytes: bounceHeader}}}, true},
+		{"field list echoed differently, ordinary", imapclient.FetchMessageBuffer{UID: 2, BodySection: []imapclient.FetchBodySectionBuffer{
+			{Section: echoed, Bytes: []byte("From: a@example.com\r\n\r\n")}}}, false},
+		{"no header section", imapclient.FetchMessageBuffer{UID: 3}, true},
+	} {
+		if got := triageFetched(&tc.buf); got.Likely != tc.want {
+			t.Errorf("%s: likely %v (%s), want %v", tc.name, got.Likely, got.Reason, tc.want)
+		}
+	}
 }

@@ -252,7 +252,7 @@ func (c *Conn) fetchBatch(folder string, uidValidity uint32, uids []uint32, o *S
 	}
 	var likely []candidate
 	err := eachFetched(cmd, func(buf *imapclient.FetchMessageBuffer) {
-		if TriageHeader(buf.FindBodySection(headerSection)).Likely {
+		if triageFetched(buf).Likely {
 			likely = append(likely, candidate{uint32(buf.UID), buf.RFC822Size, buf.InternalDate})
 		}
 	})
@@ -302,6 +302,24 @@ func (c *Conn) fetchBatch(folder string, uidValidity uint32, uids []uint32, o *S
 	}
 	slices.SortFunc(msgs, func(a, b Message) int { return cmp.Compare(a.UID, b.UID) })
 	return msgs, nil
+}
+
+// triageFetched triages the header block of one fetched message. A server
+// that echoes the HEADER.FIELDS list other than as asked (fewer fields,
+// another order) answers a section go-imap does not match to the request:
+// any header section is then triaged instead, and a message whose headers
+// did not come back at all counts as likely, since the checkpoint passes
+// every message the triage turns down and nothing would fetch it again.
+func triageFetched(buf *imapclient.FetchMessageBuffer) Triage {
+	if h := buf.FindBodySection(headerSection); h != nil {
+		return TriageHeader(h)
+	}
+	for _, s := range buf.BodySection {
+		if s.Section != nil && s.Section.Specifier == imap.PartSpecifierHeader && len(s.Section.Part) == 0 && s.Bytes != nil {
+			return TriageHeader(s.Bytes)
+		}
+	}
+	return Triage{true, "header section missing"}
 }
 
 // eachFetched buffers each message of cmd in memory (Collect) and passes it
