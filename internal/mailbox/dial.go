@@ -335,12 +335,25 @@ func (c *Conn) authenticate(ctx context.Context, cr Credentials, token string) e
 	var imapErr *imap.Error
 	var bearerErr *sasl.OAuthBearerError
 	if errors.As(err, &imapErr) || errors.As(err, &bearerErr) {
-		if imapErr != nil && imapErr.Code == imap.ResponseCodeUnavailable {
-			return fmt.Errorf("mailbox: authenticate (%s): server unavailable: %w", mech, err)
+		if imapErr != nil && transientAuthCodes[imapErr.Code] {
+			return fmt.Errorf("mailbox: authenticate (%s): server refused for now: %w", mech, err)
 		}
 		return fmt.Errorf("%w (%s): %v", ErrAuth, mech, err)
 	}
 	return fmt.Errorf("mailbox: authenticate (%s): %w", mech, err)
+}
+
+// transientAuthCodes are the RFC 5530 response codes with which a server
+// refuses a login for a reason that says nothing about the credentials:
+// the service is down (UNAVAILABLE), a connection limit is reached (LIMIT),
+// the account is busy (INUSE) or the server failed (SERVERBUG). They are
+// retried like network errors, not reported as ErrAuth, which stops the
+// mailbox until its credentials change.
+var transientAuthCodes = map[imap.ResponseCode]bool{
+	imap.ResponseCodeUnavailable: true,
+	imap.ResponseCodeLimit:       true,
+	imap.ResponseCodeInUse:       true,
+	imap.ResponseCodeServerBug:   true,
 }
 
 // Caps returns the capabilities the server advertised after authentication.
