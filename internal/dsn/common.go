@@ -355,13 +355,20 @@ func cleanAddress(s string) string {
 		}
 	}
 	if q := strings.Index(s, "\"@"); q > 0 {
-		// A quoted local part ("john..doe"@example.com) keeps its quotes.
+		// A quoted local part ("john..doe"@example.com) keeps its quotes
+		// where they protect something; "john.doe"@example.com names the
+		// same mailbox as john.doe@example.com (RFC 5321 section 4.1.2)
+		// and loses them.
 		if open := strings.IndexByte(s, '"'); open < q {
 			end := q + 2
 			for end < len(s) && !isAddrStop(s[end]) {
 				end++
 			}
-			return s[open:q+2] + lowerASCII(strings.TrimRight(s[q+2:end], "."))
+			dom := lowerASCII(strings.TrimRight(s[q+2:end], "."))
+			if local := s[open+1 : q]; dotAtom(local) {
+				return local + "@" + dom
+			}
+			return s[open:q+2] + dom
 		}
 	}
 	s = strings.Trim(s, " \t<>\"'`()[]{},;:.")

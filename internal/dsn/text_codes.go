@@ -36,13 +36,17 @@ func cleanAddr(s string) string {
 	}
 	// A quoted local part ("bob.smith"@example.com, or half of it after
 	// the trim above) names the same mailbox as the unquoted dot-atom
-	// when the quotes protect nothing (RFC 5321 section 4.1.2): drop them.
+	// when the quotes protect nothing (RFC 5321 section 4.1.2): drop them;
+	// keep them around one that needs them ("john..doe").
 	if strings.IndexByte(local, '"') >= 0 {
 		u := strings.ReplaceAll(local, `"`, "")
-		if u == "" || !dotAtom(u) {
+		if u == "" {
 			return ""
 		}
 		local = u
+		if !dotAtom(u) {
+			local = `"` + u + `"`
+		}
 	}
 	return local + "@" + strings.ToLower(dom)
 }

@@ -464,6 +464,13 @@ func (r *rcptRule) match(line, t string) (addr, rest string, ok bool) {
 	if r.lead {
 		w, rest, _ := strings.Cut(t, " ")
 		if a := cleanAddr(w); a != "" && (strings.HasSuffix(w, ":") || rest == "" || strings.HasPrefix(rest, "on ") || strings.HasPrefix(rest, "<") || strings.HasPrefix(rest, "(")) {
+			// "user@example.com (user@example.com)": Exchange repeats the
+			// address as a display name; the repeat is no diagnostic.
+			if strings.HasPrefix(rest, "(") {
+				if e := strings.IndexByte(rest, ')'); e > 0 && cleanAddr(rest[1:e]) == a {
+					rest = strings.TrimSpace(rest[e+1:])
+				}
+			}
 			return a, rest, true
 		}
 	}
