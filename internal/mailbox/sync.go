@@ -61,6 +61,13 @@ type SyncOptions struct {
 	// fetch, RFC 9051 §6.4.5 <origin.size>); 0 means 10 MiB. Reports carry
 	// their delivery-status parts before any large attachment.
 	MaxMessageBytes int64
+	// MaxBatchBytes caps the bytes of the messages fetched whole for one
+	// recorded batch (each counted up to MaxMessageBytes); a batch holds
+	// at least one message whatever its size. 0 means 64 MiB. Without it a
+	// batch of bounces returning large originals is held in memory at once
+	// (500 x 10 MiB), and a worker that runs out of memory on it fails the
+	// same batch on every sync, so the folder never moves again.
+	MaxBatchBytes int64
 	// Now gives the time; nil means time.Now.
 	Now func() time.Time
 	// Logger receives progress; nil discards.
@@ -101,6 +108,9 @@ func (o *SyncOptions) withDefaults() SyncOptions {
 	}
 	if out.MaxMessageBytes <= 0 {
 		out.MaxMessageBytes = 10 << 20
+	}
+	if out.MaxBatchBytes <= 0 {
+		out.MaxBatchBytes = 64 << 20
 	}
 	if out.Now == nil {
 		out.Now = time.Now
@@ -187,15 +197,19 @@ func (c *Conn) syncFolder(ctx context.Context, rec Recorder, folder string, o *S
 	fs.Candidates = len(uids)
 
 	var bounces []uint32
-	for start := 0; start < len(uids); start += o.BatchSize {
+	for start := 0; start < len(uids); {
 		if err := ctx.Err(); err != nil {
 			return fs, err
 		}
 		chunk := uids[start:min(start+o.BatchSize, len(uids))]
-		msgs, err := c.fetchBatch(folder, sel.UIDValidity, chunk, o)
+		msgs, covered, err := c.fetchBatch(folder, sel.UIDValidity, chunk, o)
 		if err != nil {
 			return fs, err
 		}
+		// The batch may stop short of the chunk (MaxBatchBytes): the
+		// checkpoint covers only the UIDs looked at, the rest comes next.
+		chunk = chunk[:covered]
+		start += covered
 		next := Checkpoint{Folder: folder, UIDValidity: sel.UIDValidity, LastUID: chunk[len(chunk)-1]}
 		res, err := rec.RecordBatch(ctx, msgs, next)
 		if err != nil {
@@ -235,9 +249,13 @@ func (c *Conn) syncFolder(ctx context.Context, rec Recorder, folder string, o *S
 	return fs, nil
 }
 
-// fetchBatch fetches the triage headers of uids, then the whole of the
-// likely bounces, all with PEEK. Messages expunged meanwhile are skipped.
-func (c *Conn) fetchBatch(folder string, uidValidity uint32, uids []uint32, o *SyncOptions) ([]Message, error) {
+// fetchBatch fetches the triage headers of uids (ascending), then the whole
+// of the likely bounces, all with PEEK. Messages expunged meanwhile are
+// skipped. It returns the messages and how many of uids the batch covers:
+// all of them, or fewer when the likely messages exceed o.MaxBatchBytes
+// (the batch then ends before the first likely message that does not fit,
+// and holds at least one).
+func (c *Conn) fetchBatch(folder string, uidValidity uint32, uids []uint32, o *SyncOptions) ([]Message, int, error) {
 	set := imap.UIDSetNum(toUIDs(uids)...)
 	cmd := c.c.Fetch(set, &imap.FetchOptions{
 		UID:          true,
@@ -257,10 +275,22 @@ func (c *Conn) fetchBatch(folder string, uidValidity uint32, uids []uint32, o *S
 		}
 	})
 	if err != nil {
-		return nil, fmt.Errorf("fetch headers: %w", err)
+		return nil, 0, fmt.Errorf("fetch headers: %w", err)
+	}
+	covered := len(uids)
+	slices.SortFunc(likely, func(a, b candidate) int { return cmp.Compare(a.uid, b.uid) })
+	var total int64
+	for i, l := range likely {
+		total += min(max(l.size, 0), o.MaxMessageBytes)
+		if i > 0 && total > o.MaxBatchBytes {
+			at, _ := slices.BinarySearch(uids, l.uid)
+			covered = max(at, 1)
+			likely = likely[:i]
+			break
+		}
 	}
 	if len(likely) == 0 {
-		return nil, nil
+		return nil, covered, nil
 	}
 
 	var small, large imap.UIDSet
@@ -297,11 +327,11 @@ func (c *Conn) fetchBatch(folder string, uidValidity uint32, uids []uint32, o *S
 			})
 		})
 		if err != nil {
-			return nil, fmt.Errorf("fetch bodies: %w", err)
+			return nil, 0, fmt.Errorf("fetch bodies: %w", err)
 		}
 	}
 	slices.SortFunc(msgs, func(a, b Message) int { return cmp.Compare(a.UID, b.UID) })
-	return msgs, nil
+	return msgs, covered, nil
 }
 
 // triageFetched triages the header block of one fetched message. A server
