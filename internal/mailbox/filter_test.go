@@ -143,3 +143,31 @@ func TestTriageFetched(t *testing.T) {
 		}
 	}
 }
+
+// TestBodyOf checks that a whole-message section answered with or without
+// the partial origin asked for is still found.
+func TestBodyOf(t *testing.T) {
+	raw := []byte("Return-Path: <>\r\n\r\nbody\r\n")
+	whole := &imap.FetchItemBodySection{Peek: true}
+	partial := &imap.FetchItemBodySection{Peek: true, Partial: &imap.SectionPartial{Offset: 0, Size: 600}}
+	answeredWhole := imapclient.FetchMessageBuffer{UID: 1, BodySection: []imapclient.FetchBodySectionBuffer{{Section: &imap.FetchItemBodySection{}, Bytes: raw}}}
+	answeredPartial := imapclient.FetchMessageBuffer{UID: 1, BodySection: []imapclient.FetchBodySectionBuffer{{Section: &imap.FetchItemBodySection{Partial: &imap.SectionPartial{Offset: 0}}, Bytes: raw}}}
+	header := imapclient.FetchMessageBuffer{UID: 1, BodySection: []imapclient.FetchBodySectionBuffer{{Section: &imap.FetchItemBodySection{Specifier: imap.PartSpecifierHeader}, Bytes: raw}}}
+	for _, tc := range []struct {
+		name string
+		buf  imapclient.FetchMessageBuffer
+		sec  *imap.FetchItemBodySection
+		want bool
+	}{
+		{"whole as asked", answeredWhole, whole, true},
+		{"partial as asked", answeredPartial, partial, true},
+		{"partial asked, whole answered", answeredWhole, partial, true},
+		{"whole asked, partial answered", answeredPartial, whole, true},
+		{"header only", header, whole, false},
+		{"nothing", imapclient.FetchMessageBuffer{UID: 1}, whole, false},
+	} {
+		if got := bodyOf(&tc.buf, tc.sec) != nil; got != tc.want {
+			t.Errorf("%s: found %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

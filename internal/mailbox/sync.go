@@ -317,7 +317,7 @@ func (c *Conn) fetchBatch(folder string, uidValidity uint32, uids []uint32, o *S
 		cmd := c.c.Fetch(part.set, &imap.FetchOptions{UID: true, BodySection: []*imap.FetchItemBodySection{part.section}})
 		err := eachFetched(cmd, func(buf *imapclient.FetchMessageBuffer) {
 			l, ok := info[uint32(buf.UID)]
-			body := buf.FindBodySection(part.section)
+			body := bodyOf(buf, part.section)
 			if !ok || body == nil {
 				return
 			}
@@ -350,6 +350,24 @@ func triageFetched(buf *imapclient.FetchMessageBuffer) Triage {
 		}
 	}
 	return Triage{true, "header section missing"}
+}
+
+// bodyOf returns the whole-message section of a body FETCH. go-imap
+// matches a partial response by its origin, so a server that answers a
+// partial fetch with BODY[] (no <0>), or the reverse, would otherwise leave
+// a likely bounce without a body, skipped as if expunged while the
+// checkpoint passes it. nil when the response holds no whole-message
+// section (the message was expunged between the two fetches).
+func bodyOf(buf *imapclient.FetchMessageBuffer, section *imap.FetchItemBodySection) []byte {
+	if b := buf.FindBodySection(section); b != nil {
+		return b
+	}
+	for _, s := range buf.BodySection {
+		if s.Section != nil && s.Section.Specifier == imap.PartSpecifierNone && len(s.Section.Part) == 0 && s.Bytes != nil {
+			return s.Bytes
+		}
+	}
+	return nil
 }
 
 // eachFetched buffers each message of cmd in memory (Collect) and passes it
