@@ -70,6 +70,7 @@ func TestPhraseVariants(t *testing.T) {
 		{"5.0.0", "550", "550 cannot find your hostname", "requireptr"},
 		{"5.0.0", "550", "550 Infected with virus", "virusdetected"},
 		{"5.0.0", "552", "552 Attachment type not allowed", "policyviolation"},
+		{"5.0.0", "", "The users mailfolder is over the allowed quota (size).", "mailboxfull"},
 	}
 	for _, c := range cases {
 		got := ReasonOf(Evidence{Status: c.st, ReplyCode: c.rc, Diagnostic: c.diag, Command: "RCPT"})

@@ -100,6 +100,8 @@ var strongPhraseTable = []phraseRule{
 	{ReasonMailboxFull, "overquota"}, // Gmail OverQuotaTemp/OverQuotaPerm
 	{ReasonMailboxFull, "over quota"},
 	{ReasonMailboxFull, "over the quota"},
+	{ReasonMailboxFull, "over the allowed quota"},
+	{ReasonMailboxFull, "over their allowed quota"},
 	{ReasonMailboxFull, "over its quota"},
 	{ReasonMailboxFull, "over their quota"},
 	{ReasonMailboxFull, "quota exceeded"},
