@@ -41,6 +41,7 @@ var classifyCases = []classifyCase{
 	{"bounce", "", "554", "", "554 delivery error: dd This user doesn't have a yahoo.com account (x@yahoo.com) [0] - mta1234.mail.bf1.yahoo.com", "", "hard", "userunknown", "Invalid recipient", true},
 	{"bounce", "", "", "", "** Address not found ** Your message wasn't delivered to kijitora@example.it because the address couldn't be found.", "", "hard", "userunknown", "Invalid recipient", true},
 	{"bounce", "", "", "", "The recipient name is not recognized", "", "hard", "userunknown", "Invalid recipient", true},
+	{"bounce", "5.0.0", "", "", `unknown user: "cy"`, "", "hard", "userunknown", "Invalid recipient", true}, // Postfix local(8), no command
 	{"bounce", "5.1.1", "550", "", "550 5.1.1 <x@example.de>: Empfänger unbekannt", "", "hard", "userunknown", "Invalid recipient", true},
 	{"bounce", "5.1.1", "550", "", "550 5.1.1 Utilisateur inconnu", "", "hard", "userunknown", "Invalid recipient", true},
 	{"bounce", "", "550", "RCPT", "550 Usuario desconocido", "", "hard", "userunknown", "Invalid recipient", true},

@@ -728,6 +728,7 @@ var strongPhraseTable = []phraseRule{
 	{reasonUserUnknownDefinite, "d au moins un destinataire invalide"},                // La Poste
 	{reasonUserUnknownDefinite, "mail.local: unknown user"},                           // Sendmail's local delivery agent: no such local account
 	{reasonUserUnknownDefinite, "mail.local: user unknown"},
+	{reasonUserUnknownDefinite, "unknown user: \""},                                   // Postfix local(8): 'unknown user: "name"', no such local account
 	{reasonUserUnknownDefinite, "requested mail action aborted, mailbox not found"},   // Yahoo 552 (answered after DATA)
 	{reasonUserUnknownDefinite, "requested action not taken: mailbox unavailable (s"}, // Outlook.com "(S2017062302)"
 	{reasonUserUnknownDefinite, "no such user!"},                                      // Yandex 5.7.1 at RCPT TO
