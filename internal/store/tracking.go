@@ -730,3 +730,25 @@ func UpdateRawDecode(ctx context.Context, db *gorm.DB, workspaceID int64, rows [
 	_, err = execNamed(ctx, db, name, workspaceID, payload, now)
 	return err
 }
+
+// SuppressingEvents returns the hard bounces and complaints of the
+// workspace addressed to one of recipients, except the events except,
+// oldest first per recipient (rows carry ID, Recipient, Kind, Class, Reason
+// and AddressInvalid only). Reprocessing uses them to put back a
+// suppression that a rewritten or deleted event had created while another
+// event still calls for it.
+func SuppressingEvents(ctx context.Context, db *gorm.DB, workspaceID int64, recipients []string, except []int64) ([]EventRow, error) {
+	var out []EventRow
+	if len(recipients) == 0 {
+		return out, nil
+	}
+	err := queryNamed(ctx, db, "suppressing-events-by-recipient", func(r *sql.Rows) error {
+		var e EventRow
+		if err := r.Scan(&e.ID, &e.Recipient, &e.Kind, &e.Class, &e.Reason, &e.AddressInvalid); err != nil {
+			return err
+		}
+		out = append(out, e)
+		return nil
+	}, workspaceID, recipients, nonNil(except))
+	return out, err
+}

@@ -127,8 +127,10 @@ func (s *Service) reprocessGroup(ctx context.Context, tx *gorm.DB, ws int64, raw
 		return err
 	}
 	oldBy := map[store.EventKey]store.EventRow{}
+	oldByID := map[int64]store.EventRow{}
 	for _, o := range olds {
 		oldBy[store.EventKey{RawMessageID: o.RawMessageID, ResultIndex: o.ResultIndex}] = o
+		oldByID[o.ID] = o
 	}
 
 	// Decode again; keep existing matches where the recipient is unchanged.
@@ -290,6 +292,29 @@ func (s *Service) reprocessGroup(ctx context.Context, tx *gorm.DB, ws int64, raw
 		if sr, ok := signalRowOf(c.row); ok {
 			if cur, seen := signals[sr.CampaignID]; !seen || cur.At.Before(sr.At) {
 				signals[sr.CampaignID] = sr
+			}
+		}
+	}
+	// A suppression a rewritten or deleted event created is gone with it;
+	// put it back when another event of the workspace still calls for it.
+	var lost []string
+	seenLost := map[string]bool{}
+	for _, id := range append(slices.Clone(rewritten), gone...) {
+		o := oldByID[id]
+		if o.Recipient != "" && policy.Suppresses(signalOf(o)) && !seenLost[o.Recipient] {
+			seenLost[o.Recipient] = true
+			lost = append(lost, o.Recipient)
+		}
+	}
+	if len(lost) > 0 {
+		slices.Sort(lost)
+		others, err := store.SuppressingEvents(ctx, tx, ws, lost, append(slices.Clone(rewritten), gone...))
+		if err != nil {
+			return err
+		}
+		for _, e := range others {
+			if policy.Suppresses(signalOf(e)) {
+				supps.add(e)
 			}
 		}
 	}

@@ -269,3 +269,13 @@ SET decode_status = u.decode_status, decode_error = u.decode_error, result_count
     reprocessed_at = $3
 FROM jsonb_to_recordset($2::jsonb) AS u(id bigint, decode_status text, decode_error text, result_count int)
 WHERE r.workspace_id = $1 AND r.id = u.id;
+
+-- name: suppressing-events-by-recipient
+-- Reprocessing: the hard bounces and complaints of the given recipients
+-- ($2), except the events $3, oldest first; the caller keeps the first its
+-- policy suppresses for.
+SELECT id, recipient, kind, COALESCE(class, ''), reason, address_invalid
+FROM bounce_events
+WHERE workspace_id = $1 AND recipient = ANY ($2::text[]) AND id <> ALL ($3::bigint[])
+  AND (kind = 'complaint' OR (kind = 'bounce' AND class = 'hard'))
+ORDER BY recipient, occurred_at, id;
