@@ -326,6 +326,7 @@ var strongPhraseTable = []phraseRule{
 	{ReasonNoRelaying, "relay not allowed"},
 	{ReasonNoRelaying, "relaying not allowed"},
 	{ReasonNoRelaying, "relaying is not allowed"},
+	{ReasonNoRelaying, "relaying disallowed"},
 	{ReasonNoRelaying, "relay is not allowed"},
 	{ReasonNoRelaying, "relaying mail to * is not allowed"},
 	{ReasonNoRelaying, "relay prohibited"},
@@ -871,6 +872,7 @@ var strongPhraseTable = []phraseRule{
 	{ReasonUserUnknown, "destinatario non esistente"},
 	{ReasonUserUnknown, "utente non esistente"},
 	{ReasonUserUnknown, "mailbox unknown"},
+	{ReasonUserUnknown, "addressee unknown"}, // Sendmail / AT&T "Addressee unknown"
 	{ReasonUserUnknown, "empfängeradresse unbekannt"},
 	{ReasonUserUnknown, "mailbox nicht vorhanden"},
 	{ReasonUserUnknown, "postfach nicht vorhanden"},
