@@ -294,7 +294,6 @@ func (s *Service) recordWorkspace(ctx context.Context, tx *gorm.DB, now time.Tim
 	var acts []store.ActivityRow
 	supps := newSuppressionSet()
 	signals := map[int64]store.SignalRow{}
-	var placed []placedActivity
 	for _, c := range cands {
 		id, ok := evIDs[store.EventKey{RawMessageID: c.row.RawMessageID, ResultIndex: c.row.ResultIndex}]
 		if !ok {
@@ -310,10 +309,7 @@ func (s *Service) recordWorkspace(ctx context.Context, tx *gorm.DB, now time.Tim
 				lw = newLeadWork(leads[c.row.LeadID])
 				work[c.row.LeadID] = lw
 			}
-			if lw.before(sig.At) {
-				lw.stale = true
-			}
-			lw.state, eff = policy.Apply(lw.state, sig)
+			lw.state, eff = lw.apply(policy, sig)
 			lw.touch(sig.At)
 		}
 		suppressed := policy.Suppresses(sig) && c.row.Recipient != ""
@@ -321,8 +317,6 @@ func (s *Service) recordWorkspace(ctx context.Context, tx *gorm.DB, now time.Tim
 			supps.add(c.row)
 		}
 		if c.row.LeadID != 0 {
-			placed = append(placed, placedActivity{act: len(acts), c: c, suppressed: suppressed,
-				out: c.p.pos, ev: len(outcomes[c.p.pos].Events)})
 			acts = append(acts, activityOf(c.row, eff, suppressed))
 		}
 		if sr, ok := signalRowOf(c.row); ok {
@@ -337,59 +331,7 @@ func (s *Service) recordWorkspace(ctx context.Context, tx *gorm.DB, now time.Tim
 			LeadID: c.row.LeadID, MatchedBy: c.row.MatchedBy, Effect: eff.String(), Suppressed: suppressed,
 		})
 	}
-	if err := s.replayStale(ctx, tx, ws, policy, work, placed, acts, outcomes); err != nil {
-		return err
-	}
 	return s.writeEffects(ctx, tx, ws, now, work, acts, supps, signals, deltas)
-}
-
-// placedActivity remembers where a lead's new event put its timeline entry
-// (acts index) and its outcome (outcomes[out].Events[ev]).
-type placedActivity struct {
-	act        int
-	c          *candidate
-	suppressed bool
-	out, ev    int
-}
-
-// replayStale recomputes, from the whole history, the state of every lead
-// that got an event older than its last send or last event. Applying such
-// an event on top of the current state would count it as the latest: a
-// backlog of old soft bounces, each followed by a send that reset the
-// counter, would add up to the soft-bounce limit and stop a good lead.
-// Reprocess replays history in time order (events and sends), so recording
-// does the same for these leads, and both agree. The new events are already
-// inserted, so the history holds them; their timeline effects and outcomes
-// are taken from the replay.
-func (s *Service) replayStale(ctx context.Context, tx *gorm.DB, ws int64, policy Policy, work map[int64]*leadWork,
-	placed []placedActivity, acts []store.ActivityRow, outcomes []Outcome) error {
-	var ids []int64
-	for id, lw := range work {
-		if lw.stale {
-			ids = append(ids, id)
-		}
-	}
-	if len(ids) == 0 {
-		return nil
-	}
-	slices.Sort(ids)
-	hist, sent, err := store.LeadHistory(ctx, tx, ws, ids)
-	if err != nil {
-		return err
-	}
-	effects := map[int64]Effect{}
-	for _, id := range ids {
-		work[id] = replay(policy, work[id].lead, hist[id], sent[id], effects)
-	}
-	for _, pa := range placed {
-		if lw := work[pa.c.row.LeadID]; lw == nil || !lw.replayed {
-			continue
-		}
-		eff := effects[pa.c.row.ID]
-		acts[pa.act] = activityOf(pa.c.row, eff, pa.suppressed)
-		outcomes[pa.out].Events[pa.ev].Effect = eff.String()
-	}
-	return nil
 }
 
 // writeEffects writes what recording or reprocessing decided besides the
@@ -581,17 +523,27 @@ type leadWork struct {
 	oldCount  int
 	lastEvent *time.Time
 	lastSent  *time.Time
-	// stale is set when an event older than the lead's last send or last
-	// event was applied (recording then replays the lead's history);
-	// replayed marks a leadWork built by replay.
-	stale    bool
-	replayed bool
 }
 
-// before reports whether at is earlier than the lead's last send or last
-// event so far.
-func (lw *leadWork) before(at time.Time) bool {
-	return (lw.lastSent != nil && at.Before(*lw.lastSent)) || (lw.lastEvent != nil && at.Before(*lw.lastEvent))
+// apply applies one recorded event to the lead. A soft bounce or a
+// delivery notice dated before the lead's last send is superseded by that
+// send, which already reset the soft-bounce counter: it only counts as a
+// bounce. Applied as if it were the latest, a backlog of old soft bounces
+// (a mailbox synced late), each followed by a send, would add up to the
+// soft-bounce limit and stop a good lead. This is what replaying the
+// history in time order (Reprocess) computes for such an event. Hard
+// bounces and complaints apply whenever they happened.
+func (lw *leadWork) apply(p Policy, sig Signal) (LeadState, Effect) {
+	superseded := lw.lastSent != nil && sig.At.Before(*lw.lastSent) &&
+		((sig.Kind == "bounce" && sig.Class != classify.ClassHard) || sig.Kind == "delivered")
+	if !superseded {
+		return p.Apply(lw.state, sig)
+	}
+	st := lw.state
+	if sig.Kind == "bounce" {
+		st.BounceCount++
+	}
+	return st, Effect{}
 }
 
 func newLeadWork(l *store.Lead) *leadWork {

@@ -355,6 +355,5 @@ func replay(p Policy, l *store.Lead, events []store.HistoryEvent, sent []time.Ti
 		i++
 	}
 	lw.state = st
-	lw.replayed = true
 	return lw
 }

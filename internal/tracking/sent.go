@@ -114,11 +114,13 @@ func (s *Service) recordSent(ctx context.Context, tx *gorm.DB, ws int64, now tim
 			lw = newLeadWork(l)
 			work[l.ID] = lw
 		}
-		if lw.before(m.SentAt) {
-			lw.stale = true
-		}
 		before := lw.state
-		lw.state = policy.Sent(lw.state)
+		// A send dated before the lead's last event does not reset the
+		// soft bounces recorded after it (Reprocess, replaying the history
+		// in time order, would not either).
+		if lw.lastEvent == nil || !m.SentAt.Before(*lw.lastEvent) {
+			lw.state = policy.Sent(lw.state)
+		}
 		lw.touchSent(m.SentAt)
 		effect := ""
 		if before.ConsecutiveSoftBounces > 0 && lw.state.ConsecutiveSoftBounces == 0 {
@@ -128,11 +130,6 @@ func (s *Service) recordSent(ctx context.Context, tx *gorm.DB, ws int64, now tim
 			LeadID: l.ID, CampaignID: m.CampaignID, Activity: "sent", SentMessageID: id,
 			Summary: "sent " + m.MessageID, Effect: effect, OccurredAt: m.SentAt,
 		})
-	}
-	// A send older than the lead's last event does not reset what came
-	// after it: replay those leads' history in time order.
-	if err := s.replayStale(ctx, tx, ws, policy, work, nil, nil, nil); err != nil {
-		return err
 	}
 	return s.writeEffects(ctx, tx, ws, now, work, acts, newSuppressionSet(), nil, deltas)
 }
