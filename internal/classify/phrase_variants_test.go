@@ -72,6 +72,7 @@ func TestPhraseVariants(t *testing.T) {
 		{"5.0.0", "552", "552 Attachment type not allowed", "policyviolation"},
 		{"5.0.0", "550", "550 5.2.1 <x@att.net>... Addressee unknown, relay=[192.0.2.1]", "userunknown"},
 		{"5.0.0", "553", "553 Relaying disallowed. Invalid Domain - example.com", "norelaying"},
+		{"5.0.0", "", "Illegal host/domain name found", "hostunknown"},
 		{"5.0.0", "", "The users mailfolder is over the allowed quota (size).", "mailboxfull"},
 	}
 	for _, c := range cases {

@@ -922,7 +922,8 @@ var strongPhraseTable = []phraseRule{
 	{ReasonHostUnknown, "host unknown"},
 	{ReasonHostUnknown, "unknown host"},
 	{ReasonHostUnknown, "host not found"},
-	{ReasonHostUnknown, "host or domain name not found"}, // Postfix
+	{ReasonHostUnknown, "host or domain name not found"},  // Postfix
+	{ReasonHostUnknown, "illegal host/domain name found"}, // Postfix / Oracle Messaging Server: the domain is malformed
 	{ReasonHostUnknown, "domain name not found"},
 	{ReasonHostUnknown, "domain not found"},
 	{ReasonHostUnknown, "no such domain"},

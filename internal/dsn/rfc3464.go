@@ -271,9 +271,11 @@ func kindOfAction(action, status string) Kind {
 	switch action {
 	case "delayed":
 		return KindDelayed
-	case "delivered", "relayed", "expanded":
+	case "delivered", "relayed", "expanded", "deliverable":
+		// "deliverable" / "undeliverable" are Postfix's address
+		// verification reports (sendmail -bv, verify(8)).
 		return KindDelivered
-	case "failed":
+	case "failed", "undeliverable":
 		return KindBounce
 	}
 	st := cleanStatus(status)

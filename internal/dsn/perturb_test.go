@@ -1,0 +1,90 @@
+package dsn_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"testing"
+
+	"github.com/rebound-hq/rebound/internal/dsn/dsntest"
+)
+
+// dsFieldNames are the RFC 3464 field names the perturbations rewrite.
+var dsFieldNames = []string{"Final-Recipient:", "Original-Recipient:", "Action:", "Status:", "Diagnostic-Code:", "Remote-MTA:", "Reporting-MTA:", "Arrival-Date:", "Last-Attempt-Date:"}
+
+// dsFieldSpace matches a delivery-status field name and the blanks after
+// its colon.
+var dsFieldSpace = regexp.MustCompile(`(?m)^(Final-Recipient|Original-Recipient|Action|Status|Diagnostic-Code|Remote-MTA|Reporting-MTA):[ \t]*`)
+
+// invariantPerturbations rewrite a bounce in ways that keep every fact it
+// states: field names are case-insensitive (RFC 5322 section 1.2.2) and
+// the blanks after a field's colon are optional (section 3.2.2).
+var invariantPerturbations = []struct {
+	name string
+	fn   func([]byte) []byte
+}{
+	{"lower-case field names", func(b []byte) []byte {
+		for _, f := range dsFieldNames {
+			b = bytes.ReplaceAll(b, []byte("\n"+f), bytes.ToLower([]byte("\n"+f)))
+		}
+		return b
+	}},
+	{"upper-case field names", func(b []byte) []byte {
+		for _, f := range dsFieldNames {
+			b = bytes.ReplaceAll(b, []byte("\n"+f), bytes.ToUpper([]byte("\n"+f)))
+		}
+		return b
+	}},
+	{"no blank after the colon", func(b []byte) []byte {
+		return dsFieldSpace.ReplaceAll(b, []byte("$1:"))
+	}},
+	{"two blanks after the colon", func(b []byte) []byte {
+		return dsFieldSpace.ReplaceAll(b, []byte("$1:  "))
+	}},
+}
+
+// TestCorpusPerturbed decodes every corpus file rewritten by each
+// invariant perturbation and requires the same scores as the original
+// files: a variant of a known format that differs only in such spelling
+// must decode the same.
+func TestCorpusPerturbed(t *testing.T) {
+	rows, err := dsntest.LoadExpected(filepath.Join(corpusDir, "expected.jsonl"))
+	if err != nil {
+		t.Skipf("corpus %s absent (%v): nothing to perturb", corpusDir, err)
+	}
+	raws := map[string][]byte{}
+	base := map[string]dsntest.FileResult{}
+	for _, r := range rows {
+		if _, ok := raws[r.File]; ok {
+			continue
+		}
+		raw, err := os.ReadFile(filepath.Join(corpusDir, "emails", r.File))
+		if err != nil {
+			t.Fatal(err)
+		}
+		raws[r.File] = raw
+		base[r.File] = dsntest.DecodeFile(raw)
+	}
+	want := dsntest.Score(rows, base)
+	for _, p := range invariantPerturbations {
+		files := map[string]dsntest.FileResult{}
+		for f, raw := range raws {
+			files[f] = dsntest.DecodeFile(p.fn(bytes.Clone(raw)))
+		}
+		got := dsntest.Score(rows, files)
+		if got.Status != want.Status || got.Reason != want.Reason || got.AddressInvalid != want.AddressInvalid || got.Recipient != want.Recipient {
+			t.Errorf("%s: status %d reason %d address_invalid %d recipient %d, want %d %d %d %d",
+				p.name, got.Status, got.Reason, got.AddressInvalid, got.Recipient, want.Status, want.Reason, want.AddressInvalid, want.Recipient)
+			seen := map[string]bool{}
+			for _, f := range want.Failures {
+				seen[f.File+f.Field] = true
+			}
+			for _, f := range got.Failures {
+				if !seen[f.File+f.Field] {
+					t.Logf("  %s #%d %s: want %s got %s", f.File, f.Index, f.Field, f.Want, f.Got)
+				}
+			}
+		}
+	}
+}
