@@ -2,6 +2,8 @@ package dsn_test
 
 import (
 	"bytes"
+	"encoding/base64"
+	"mime/quotedprintable"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -42,6 +44,47 @@ var invariantPerturbations = []struct {
 	{"two blanks after the colon", func(b []byte) []byte {
 		return dsFieldSpace.ReplaceAll(b, []byte("$1:  "))
 	}},
+	{"single-part body in base64", func(b []byte) []byte {
+		return reencodeBody(b, func(body []byte) []byte {
+			enc := base64.StdEncoding.EncodeToString(body)
+			var out bytes.Buffer
+			for len(enc) > 76 {
+				out.WriteString(enc[:76] + "\n")
+				enc = enc[76:]
+			}
+			out.WriteString(enc + "\n")
+			return out.Bytes()
+		}, "base64")
+	}},
+	{"single-part body in quoted-printable", func(b []byte) []byte {
+		return reencodeBody(b, func(body []byte) []byte {
+			var out bytes.Buffer
+			w := quotedprintable.NewWriter(&out)
+			w.Write(body)
+			w.Close()
+			return out.Bytes()
+		}, "quoted-printable")
+	}},
+}
+
+// reencodeBody re-encodes the body of a single-part text message that
+// declares no transfer encoding (7bit/8bit as sent) with enc and names
+// it in a Content-Transfer-Encoding field; other messages come back as
+// they are.
+func reencodeBody(b []byte, enc func([]byte) []byte, name string) []byte {
+	b = bytes.ReplaceAll(b, []byte("\r\n"), []byte("\n"))
+	end := bytes.Index(b, []byte("\n\n"))
+	if end < 0 {
+		return b
+	}
+	head := b[:end+1]
+	low := bytes.ToLower(head)
+	if bytes.Contains(low, []byte("\ncontent-transfer-encoding:")) || bytes.Contains(low, []byte("multipart/")) ||
+		bytes.Contains(low, []byte("content-type:")) && !bytes.Contains(low, []byte("text/plain")) {
+		return b
+	}
+	out := append(bytes.Clone(head), "Content-Transfer-Encoding: "+name+"\n\n"...)
+	return append(out, enc(b[end+2:])...)
 }
 
 // TestCorpusPerturbed decodes every corpus file rewritten by each
