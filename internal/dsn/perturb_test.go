@@ -3,11 +3,16 @@ package dsn_test
 import (
 	"bytes"
 	"encoding/base64"
+	"errors"
+	"io"
 	"mime/quotedprintable"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
+
+	gomessage "github.com/emersion/go-message"
 
 	"github.com/rebound-hq/rebound/internal/dsn/dsntest"
 )
@@ -65,6 +70,104 @@ var invariantPerturbations = []struct {
 			return out.Bytes()
 		}, "quoted-printable")
 	}},
+	{"text parts of multiparts in base64", func(b []byte) []byte {
+		return reencodeParts(b, "base64")
+	}},
+	{"text parts of multiparts in quoted-printable", func(b []byte) []byte {
+		return reencodeParts(b, "quoted-printable")
+	}},
+}
+
+// reencodeParts rewrites a multipart message with each text/* part
+// decoded (to UTF-8, as go-message reads it) and encoded again with the
+// transfer encoding enc; other parts are copied as read. A message that is
+// not multipart, or that go-message cannot read cleanly, comes back as it is.
+func reencodeParts(b []byte, enc string) []byte {
+	e, err := gomessage.Read(bytes.NewReader(b))
+	if err != nil || e.MultipartReader() == nil {
+		return b
+	}
+	var out bytes.Buffer
+	if writeEntity(&out, e, enc) != nil {
+		return b
+	}
+	return out.Bytes()
+}
+
+// writeEntity writes e to w, re-encoding its text/* leaves with enc.
+func writeEntity(w io.Writer, e *gomessage.Entity, enc string) error {
+	h := e.Header.Copy()
+	if mr := e.MultipartReader(); mr != nil {
+		mw, err := gomessage.CreateWriter(w, h)
+		if err != nil {
+			return err
+		}
+		for {
+			p, err := mr.NextPart()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				return err
+			}
+			pw, err := mw.CreatePart(partHeader(p, enc))
+			if err != nil {
+				return err
+			}
+			if err := copyLeaf(pw, p, enc); err != nil {
+				return err
+			}
+		}
+		return mw.Close()
+	}
+	return errors.New("not multipart")
+}
+
+// partHeader is p's header, for a text/* leaf with enc as its transfer
+// encoding and utf-8 as its charset (go-message hands the body over
+// decoded to UTF-8).
+func partHeader(p *gomessage.Entity, enc string) gomessage.Header {
+	h := p.Header.Copy()
+	ct, params, err := h.ContentType()
+	if err != nil || !strings.HasPrefix(ct, "text/") {
+		return h
+	}
+	if params == nil {
+		params = map[string]string{}
+	}
+	params["charset"] = "utf-8"
+	h.SetContentType(ct, params)
+	h.Set("Content-Transfer-Encoding", enc)
+	return h
+}
+
+// copyLeaf writes part p (a nested multipart recursively) into the part
+// writer pw, whose header was copied from p.
+func copyLeaf(pw *gomessage.Writer, p *gomessage.Entity, enc string) error {
+	if mr := p.MultipartReader(); mr != nil {
+		for {
+			q, err := mr.NextPart()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				return err
+			}
+			qw, err := pw.CreatePart(partHeader(q, enc))
+			if err != nil {
+				return err
+			}
+			if err := copyLeaf(qw, q, enc); err != nil {
+				return err
+			}
+		}
+		return pw.Close()
+	}
+	_, err := io.Copy(pw, p.Body)
+	if err != nil {
+		return err
+	}
+	return pw.Close()
 }
 
 // reencodeBody re-encodes the body of a single-part text message that
