@@ -70,12 +70,52 @@ var invariantPerturbations = []struct {
 			return out.Bytes()
 		}, "quoted-printable")
 	}},
+	{"Subject folded", func(b []byte) []byte {
+		return foldField(b, "\nSubject:", "\n ")
+	}},
+	{"Diagnostic-Code folded", func(b []byte) []byte {
+		return foldField(b, "\nDiagnostic-Code:", "\n\t")
+	}},
 	{"text parts of multiparts in base64", func(b []byte) []byte {
 		return reencodeParts(b, "base64")
 	}},
 	{"text parts of multiparts in quoted-printable", func(b []byte) []byte {
 		return reencodeParts(b, "quoted-printable")
 	}},
+}
+
+// foldField folds every field starting with name (RFC 5322 section 2.2.3)
+// at the first blank after its 20th byte, continuing with cont: unfolding
+// restores the same value.
+func foldField(b []byte, name, cont string) []byte {
+	b = bytes.ReplaceAll(b, []byte("\r\n"), []byte("\n"))
+	var out bytes.Buffer
+	for {
+		i := bytes.Index(b, []byte(name))
+		if i < 0 {
+			out.Write(b)
+			return out.Bytes()
+		}
+		eol := bytes.IndexByte(b[i+1:], '\n')
+		if eol < 0 {
+			out.Write(b)
+			return out.Bytes()
+		}
+		line := b[i+1 : i+1+eol]
+		sp := -1
+		if len(line) > 20 {
+			sp = bytes.IndexByte(line[20:], ' ')
+		}
+		out.Write(b[:i+1])
+		if sp < 0 {
+			out.Write(line)
+		} else {
+			out.Write(line[:20+sp])
+			out.WriteString(cont)
+			out.Write(line[20+sp+1:])
+		}
+		b = b[i+1+eol:]
+	}
 }
 
 // reencodeParts rewrites a multipart message with each text/* part
