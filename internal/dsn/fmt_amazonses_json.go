@@ -21,8 +21,10 @@ func init() {
 				return false
 			}
 			t := m.lowerText()
+			// eventType documents may sit inside an SNS envelope, their
+			// quotes escaped (\"eventType\").
 			return strings.Contains(t, `notificationtype`) && strings.Contains(t, "{") ||
-				strings.Contains(t, `"eventtype"`) && strings.Contains(t, `"mail"`)
+				strings.Contains(t, `eventtype`) && strings.Contains(t, `mail`) && strings.Contains(t, "{")
 		},
 		Parse: parseSESJSON,
 	})
