@@ -36,6 +36,8 @@ func TestPhraseVariants(t *testing.T) {
 		{"5.0.0", "550", "550 該当するユーザーがいません", "userunknown"},
 		{"5.0.0", "550", "550 收件人不存在", "userunknown"},
 		{"5.0.0", "550", "550 该用户不存在", "userunknown"},
+		{"5.0.0", "550", "550 收件人邮箱地址不存在", "userunknown"},
+		{"5.0.0", "550", "550 账户不存在", "userunknown"},
 		{"5.0.0", "550", "550 Mailbox disabled", "suspend"},
 		{"5.0.0", "550", "550 Account deactivated", "suspend"},
 		{"5.0.0", "550", "550 account has been disabled", "suspend"},

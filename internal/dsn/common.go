@@ -382,11 +382,39 @@ func cleanAddress(s string) string {
 		}
 	}
 	s = strings.TrimPrefix(s, "mailto:")
+	s = cutCJKPunct(s)
 	at := strings.LastIndexByte(s, '@')
 	if at <= 0 || at == len(s)-1 {
 		return ""
 	}
 	return s[:at+1] + lowerASCII(s[at+1:])
+}
+
+// cjkPunct are full-width punctuation marks that East Asian notices write
+// right against an address ("收件人：user@example.cn。"); no address holds
+// them.
+var cjkPunct = []string{"：", "；", "，", "、", "。", "（", "）", "＜", "＞", "「", "」", "【", "】", "《", "》", "〈", "〉"}
+
+// cutCJKPunct returns the part of s between the full-width punctuation
+// marks around its "@" (s itself when it holds none).
+func cutCJKPunct(s string) string {
+	if isASCII(s) {
+		return s
+	}
+	at := strings.LastIndexByte(s, '@')
+	if at < 0 {
+		return s
+	}
+	local, dom := s[:at], s[at:]
+	for _, p := range cjkPunct {
+		if i := strings.LastIndex(local, p); i >= 0 {
+			local = local[i+len(p):]
+		}
+		if i := strings.Index(dom, p); i >= 0 {
+			dom = dom[:i]
+		}
+	}
+	return local + dom
 }
 
 // hostInText returns the remote host named in a diagnostic ("host
@@ -590,4 +618,14 @@ func canonicalKey(s string) string {
 		up = c == '-'
 	}
 	return string(b)
+}
+
+// isASCII reports whether s holds only 7-bit bytes.
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }

@@ -129,6 +129,7 @@ var bounceSubjects = []string{
 	"no se pudo entregar", "não foi possível entregar", "mensagem não entregue", "échec de la remise",
 	"échec de remise", "message non délivré", "zustellung fehlgeschlagen", "fehlgeschlagen",
 	"配送エラー", "配信エラー", "送信エラー", "エラーメール", "返送", "未送达", "退信", "无法投递",
+	"niedostarczona", "전송 실패", "반송",
 }
 
 func init() {
@@ -161,6 +162,7 @@ var genericBodyMarkers = []string{
 	"non è stato possibile recapitare", "non è stato recapitato", "kon niet worden bezorgd", "kunde inte levereras",
 	"не доставлено", "не было доставлено", "не может быть доставлено", "配送に失敗", "届きませんでした",
 	"送信できませんでした", "配信できませんでした", "无法送达", "投递失败",
+	"被退回", "退信原因", "전달되지 않았습니다", "전송 실패", "nie mogła zostać dostarczona", "nie została dostarczona",
 }
 
 // isDaemonSender reports a From of a mail system (mailer-daemon,
@@ -243,6 +245,10 @@ func parseLoose(m *message, f *looseFormat) []Result {
 		cur      = -1
 		seen     = map[string]int{}
 		closed   bool // the current recipient's block has ended
+		// trailing: lines after the closed blocks; a single recipient
+		// whose own block names no code takes them ("退信原因：..." then,
+		// a paragraph below, "服务器返回信息：550 5.1.1 ...").
+		trailing []string
 	)
 	flush := func() {
 		if cur >= 0 {
@@ -304,6 +310,9 @@ func parseLoose(m *message, f *looseFormat) []Result {
 				preamble = append(preamble, trimmed)
 			}
 		case closed:
+			if len(trailing) < 20 {
+				trailing = append(trailing, trimmed)
+			}
 		case blankRun == 0 || len(diag) == 0 && res[cur].Diagnostic == "":
 			if len(diag) < 60 {
 				diag = append(diag, trimmed)
@@ -315,6 +324,11 @@ func parseLoose(m *message, f *looseFormat) []Result {
 		blankRun = 0
 	}
 	flush()
+	if len(res) == 1 && len(trailing) > 0 && findStatus(res[0].Diagnostic) == "" && findReplyCode(res[0].Diagnostic) == "" {
+		if t := strings.Join(trailing, " "); findStatus(t) != "" || findReplyCode(t) != "" {
+			res[0].Diagnostic = strings.TrimSpace(res[0].Diagnostic + " " + t)
+		}
+	}
 	if len(res) == 0 {
 		rcpts := failedRecipients(m)
 		if len(rcpts) == 0 {
