@@ -25,6 +25,7 @@ var exchange2007Format = &textFormat{
 		"Error en la entrega a estos destinatarios o grupos:",
 		"Recapito non riuscito ai seguenti destinatari o gruppi:",
 		"Не удалось доставить сообщение следующим получателям или группам:",
+		"Delivery is delayed to these recipients or groups:",
 	},
 	start: []string{
 		"Delivery has failed to these recipients",
@@ -37,10 +38,14 @@ var exchange2007Format = &textFormat{
 		"Error en la entrega a estos destinatarios",
 		"Recapito non riuscito ai seguenti destinatari",
 		"Не удалось доставить сообщение следующим получателям",
+		"Delivery is delayed to these recipients",
 	},
 	stop: []string{"Original message headers:", "Original Message Headers", "Ursprüngliche Nachrichtenkopfzeilen:", "En-têtes de message d'origine :", "元のメッセージ ヘッダー:"},
 	rcpt: rcptRule{lead: true, bare: true},
-	skip: []string{"Generating server:", "Server, der den Fehler generiert hat:", "Serveur de génération :"},
+	// Exchange's delay notice ("Delivery is delayed to these recipients
+	// or groups:", "This message hasn't been delivered yet").
+	delayed: []string{"Delivery is delayed to these recipients", "hasn't been delivered yet"},
+	skip:    []string{"Generating server:", "Server, der den Fehler generiert hat:", "Serveur de génération :"},
 	hints: []phraseHint{
 		{"resolver.adr.recipnotfound", "userunknown"},
 		{"resolver.adr.exrecipnotfound", "userunknown"},
