@@ -176,6 +176,15 @@ func commandOf(m *message, r *Result, single bool) string {
 	if rcpt != "" {
 		if i := strings.Index(t, rcpt); i >= 0 {
 			end := min(len(t), i+600)
+			// The window is the recipient's own block: it ends at a blank
+			// line or at the next recipient line ("<other@example.com>:")
+			// at the left margin, whose words concern another recipient.
+			if j := strings.Index(t[i:end], "\n\n"); j > 0 {
+				end = i + j
+			}
+			if j := strings.Index(t[i:end], "\n<"); j > 0 {
+				end = i + j
+			}
 			if c := commandIn(t[i:end]); c != "" {
 				return c
 			}
