@@ -75,6 +75,15 @@ func TestPhraseVariants(t *testing.T) {
 		{"5.0.0", "550", "550 5.2.1 <x@att.net>... Addressee unknown, relay=[192.0.2.1]", "userunknown"},
 		{"5.0.0", "553", "553 Relaying disallowed. Invalid Domain - example.com", "norelaying"},
 		{"5.0.0", "", "Illegal host/domain name found", "hostunknown"},
+		{"5.0.0", "550", "550 user account is expired", "suspend"},
+		{"4.0.0", "450", "450 unable to resolve your hostname", "requireptr"},
+		{"5.0.0", "550", "550 excessive unusual activity", "blocked"},
+		{"5.0.0", "553", "553 sender address is not valid", "rejected"},
+		{"5.0.0", "550", "550 not a valid mailbox", "userunknown"},
+		{"5.0.0", "550", "550 no such account", "userunknown"},
+		{"5.0.0", "550", "550 unknown account", "userunknown"},
+		{"5.0.0", "550", "550 recipient no longer exists", "userunknown"},
+		{"5.0.0", "550", "550 this address is no longer in use", "userunknown"},
 		{"5.0.0", "", "The users mailfolder is over the allowed quota (size).", "mailboxfull"},
 	}
 	for _, c := range cases {

@@ -251,6 +251,7 @@ var strongPhraseTable = []phraseRule{
 	{ReasonSuspend, "account is frozen"},
 	{ReasonSuspend, "account has expired"},
 	{ReasonSuspend, "account expired"},
+	{ReasonSuspend, "account is expired"},
 	{ReasonSuspend, "account is locked"},
 	{ReasonSuspend, "account locked"},
 	{ReasonSuspend, "temporary locked"},
@@ -465,6 +466,7 @@ var strongPhraseTable = []phraseRule{
 	{ReasonRequirePTR, "ptr-record"},
 	{ReasonRequirePTR, "ip name lookup failed"},     // Sendmail
 	{ReasonRequirePTR, "cannot find your hostname"}, // Postfix reject_unknown_client_hostname
+	{ReasonRequirePTR, "unable to resolve your hostname"},
 	{ReasonRequirePTR, "cannot find your reverse hostname"},
 	{ReasonRequirePTR, "can't find your hostname"},
 	{ReasonRequirePTR, "cannot resolve your hostname"},
@@ -692,6 +694,7 @@ var strongPhraseTable = []phraseRule{
 	{ReasonBlocked, "dynamic/zombied/spam ips blocked"},
 	{ReasonBlocked, "bad ip profile"},
 	{ReasonBlocked, "go away"},
+	{ReasonBlocked, "excessive unusual activity"},
 	{ReasonBlocked, "is not allowed to send mail from"},
 	{ReasonBlocked, "no access from mail server"},
 	{ReasonBlocked, "no matches to nameserver query"},
@@ -875,6 +878,11 @@ var strongPhraseTable = []phraseRule{
 	{ReasonUserUnknown, "destinatario non esistente"},
 	{ReasonUserUnknown, "utente non esistente"},
 	{ReasonUserUnknown, "mailbox unknown"},
+	{ReasonUserUnknown, "not a valid mailbox"},
+	{ReasonUserUnknown, "no such account"},
+	{ReasonUserUnknown, "unknown account"},
+	{ReasonUserUnknown, "recipient no longer exists"},
+	{ReasonUserUnknown, "address is no longer in use"},
 	{ReasonUserUnknown, "addressee unknown"}, // Sendmail / AT&T "Addressee unknown"
 	{ReasonUserUnknown, "empfängeradresse unbekannt"},
 	{ReasonUserUnknown, "mailbox nicht vorhanden"},
@@ -1029,6 +1037,7 @@ var strongPhraseTable = []phraseRule{
 	{ReasonRejected, "sender account is disabled or not registered"}, // Google Workspace 550 5.7.0 "Mail Sending denied"
 	{ReasonRejected, "sender address rejected"},
 	{ReasonRejected, "sender rejected"},
+	{ReasonRejected, "sender address is not valid"},
 	{ReasonRejected, "sender denied"},
 	{ReasonRejected, "sender refused"},
 	{ReasonRejected, "sender was rejected"},
