@@ -84,6 +84,16 @@ func TestPhraseVariants(t *testing.T) {
 		{"5.0.0", "550", "550 unknown account", "userunknown"},
 		{"5.0.0", "550", "550 recipient no longer exists", "userunknown"},
 		{"5.0.0", "550", "550 this address is no longer in use", "userunknown"},
+		{"5.0.0", "552", "552 diskspace quota", "mailboxfull"},
+		{"5.0.0", "552", "552 user does not have enough space", "mailboxfull"},
+		{"5.0.0", "552", "552 mailbox exceeded the local limit", "mailboxfull"},
+		{"5.0.0", "552", "552 account is exceeding their quota", "mailboxfull"},
+		{"5.0.0", "552", "552 mail file size exceeds the maximum size allowed for mail delivery", "mailboxfull"},
+		{"5.0.0", "550", "550 not valid user", "userunknown"},
+		{"5.0.0", "550", "550 user not found in directory", "userunknown"},
+		{"5.0.0", "550", "550 x was not found in LDAP server", "userunknown"},
+		{"5.0.0", "550", "550 you aren't allowed to deliver to this user", "userunknown"},
+		{"5.0.0", "550", "550 account is not active", "suspend"},
 		{"5.0.0", "", "The users mailfolder is over the allowed quota (size).", "mailboxfull"},
 	}
 	for _, c := range cases {
