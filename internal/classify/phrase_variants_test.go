@@ -94,6 +94,8 @@ func TestPhraseVariants(t *testing.T) {
 		{"5.0.0", "550", "550 x was not found in LDAP server", "userunknown"},
 		{"5.0.0", "550", "550 you aren't allowed to deliver to this user", "userunknown"},
 		{"5.0.0", "550", "550 account is not active", "suspend"},
+		{"5.0.0", "550", "550 Due to extended inactivity new mail is not currently being accepted for this mailbox", "suspend"},
+		{"5.0.0", "550", "550 message was blocked due to content policy", "policyviolation"},
 		{"5.0.0", "", "The users mailfolder is over the allowed quota (size).", "mailboxfull"},
 	}
 	for _, c := range cases {
