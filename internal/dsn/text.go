@@ -599,6 +599,9 @@ func recipientLine(line, lineL string, prefixes []string) (string, string, bool)
 		}
 	}
 	s = strings.TrimLeft(s, "*-•> \t\"'")
+	if len(s) > 7 && strings.EqualFold(s[:7], "mailto:") {
+		s = s[7:]
+	}
 	if s == "" {
 		return "", "", false
 	}
@@ -636,7 +639,7 @@ func recipientLine(line, lineL string, prefixes []string) (string, string, bool)
 	if a == "" || !strings.Contains(a[strings.IndexByte(a, '@'):], ".") && !strings.HasSuffix(a, "localhost") {
 		return "", "", false
 	}
-	rest := strings.TrimSpace(strings.TrimLeft(s[j:], ":.,; \t"))
+	rest := strings.TrimSpace(strings.TrimLeft(s[j:], ":.,; \t\"'"))
 	if strings.HasPrefix(rest, "<") {
 		// "Name addr <addr>" style: skip the repeated bracketed form.
 		if gt := strings.IndexByte(rest, '>'); gt > 0 && strings.Contains(rest[:gt], "@") {
