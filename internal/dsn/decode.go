@@ -18,6 +18,10 @@ type message struct {
 	textPart *part   // the human-readable part (text/plain, or text/html)
 	htmlPart *part   // the first text/html part, used when textPart is empty
 	dsParts  []*part // message/delivery-status and message/global-delivery-status
+	// textDS are later text/plain parts that hold delivery-status fields
+	// (a report part mislabelled text/plain); they stand in for dsParts
+	// when the message has none.
+	textDS []*part
 	feedback *part   // message/feedback-report (RFC 5965)
 	origPart *part   // message/rfc822, message/global, text/rfc822-headers, message/global-headers
 
@@ -200,6 +204,9 @@ func parseMessage(b []byte) (*message, error) {
 	m.subject = decodeWords(root.hdr.get("subject"))
 	m.subjectL = lowerASCII(m.subject)
 	m.locate(root)
+	if len(m.dsParts) == 0 && len(m.textDS) > 0 {
+		m.dsParts = m.textDS
+	}
 	return m, nil
 }
 
@@ -240,6 +247,8 @@ func (m *message) locate(p *part) {
 			if !isAttachment(p) {
 				m.textPart = p
 			}
+		} else if p.depth > 0 && looksDeliveryStatus(p) {
+			m.textDS = append(m.textDS, p)
 		}
 	case strings.HasPrefix(p.ctype, "text/html"):
 		if !isAttachment(p) {
@@ -255,6 +264,22 @@ func (m *message) locate(p *part) {
 			m.textPart = p
 		}
 	}
+}
+
+// looksDeliveryStatus reports whether a text part holds RFC 3464
+// delivery-status fields: a Final-Recipient (or Original-Recipient) field
+// and an Action or Status field at line starts.
+func looksDeliveryStatus(p *part) bool {
+	t := p.text()
+	if len(t) > 8192 {
+		t = t[:8192]
+	}
+	l := bytes.ToLower(t)
+	if !bytes.HasPrefix(l, []byte("\n")) {
+		l = append([]byte("\n"), l...)
+	}
+	return (bytes.Contains(l, []byte("\nfinal-recipient:")) || bytes.Contains(l, []byte("\noriginal-recipient:"))) &&
+		(bytes.Contains(l, []byte("\naction:")) || bytes.Contains(l, []byte("\nstatus:")))
 }
 
 // isAttachment reports whether a part is marked as an attachment.
