@@ -21,9 +21,9 @@ type message struct {
 	// textDS are later text/plain parts that hold delivery-status fields
 	// (a report part mislabelled text/plain); they stand in for dsParts
 	// when the message has none.
-	textDS []*part
-	feedback *part   // message/feedback-report (RFC 5965)
-	origPart *part   // message/rfc822, message/global, text/rfc822-headers, message/global-headers
+	textDS   []*part
+	feedback *part // message/feedback-report (RFC 5965)
+	origPart *part // message/rfc822, message/global, text/rfc822-headers, message/global-headers
 
 	textDone bool
 	text     string // decoded text of textPart (UTF-8, LF)
