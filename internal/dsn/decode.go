@@ -243,12 +243,16 @@ func (m *message) locate(p *part) {
 		}
 		return
 	case p.ctype == "text/plain" || p.ctype == "":
+		if p.depth > 0 && (m.textPart != nil || isAttachment(p)) && looksDeliveryStatus(p) {
+			// A later or attached text part holding report fields is
+			// the report, not the human-readable text.
+			m.textDS = append(m.textDS, p)
+			return
+		}
 		if m.textPart == nil || strings.HasPrefix(m.textPart.ctype, "text/html") {
 			if !isAttachment(p) {
 				m.textPart = p
 			}
-		} else if p.depth > 0 && looksDeliveryStatus(p) {
-			m.textDS = append(m.textDS, p)
 		}
 	case strings.HasPrefix(p.ctype, "text/html"):
 		if !isAttachment(p) {

@@ -70,6 +70,10 @@ var invariantPerturbations = []struct {
 			return out.Bytes()
 		}, "quoted-printable")
 	}},
+	{"report part labelled text/plain", func(b []byte) []byte {
+		re := regexp.MustCompile(`(?i)content-type:[ \t]*message/delivery-status`)
+		return re.ReplaceAll(b, []byte("Content-Type: text/plain"))
+	}},
 	{"Subject folded", func(b []byte) []byte {
 		return foldField(b, "\nSubject:", "\n ")
 	}},
