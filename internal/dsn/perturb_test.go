@@ -74,6 +74,17 @@ var invariantPerturbations = []struct {
 		re := regexp.MustCompile(`(?i)content-type:[ \t]*message/delivery-status`)
 		return re.ReplaceAll(b, []byte("Content-Type: text/plain"))
 	}},
+	{"multipart/report sent as multipart/mixed", func(b []byte) []byte {
+		re := regexp.MustCompile(`(?i)multipart/report`)
+		return re.ReplaceAll(b, []byte("multipart/mixed"))
+	}},
+	{"media types in upper case", func(b []byte) []byte {
+		re := regexp.MustCompile(`(?i)(content-type:[ \t]*)([a-z0-9./-]+)`)
+		return re.ReplaceAllFunc(b, func(m []byte) []byte {
+			i := bytes.IndexByte(m, ':')
+			return append(bytes.Clone(m[:i+1]), bytes.ToUpper(m[i+1:])...)
+		})
+	}},
 	{"Subject folded", func(b []byte) []byte {
 		return foldField(b, "\nSubject:", "\n ")
 	}},
