@@ -624,20 +624,27 @@ type HistoryEvent struct {
 	Kind           string
 	Class          string
 	AddressInvalid bool
+	SentMessageID  int64 // the send the event was matched to; 0: none
 	OccurredAt     time.Time
 }
 
-// LeadHistory returns, per lead, its events and its send times, each in
-// time order.
-func LeadHistory(ctx context.Context, db *gorm.DB, workspaceID int64, leadIDs []int64) (map[int64][]HistoryEvent, map[int64][]time.Time, error) {
+// HistorySend is one registered send of a lead.
+type HistorySend struct {
+	ID     int64 // sent_messages.id
+	SentAt time.Time
+}
+
+// LeadHistory returns, per lead, its events (by occurred_at, then id) and
+// its sends (by sent_at, then id).
+func LeadHistory(ctx context.Context, db *gorm.DB, workspaceID int64, leadIDs []int64) (map[int64][]HistoryEvent, map[int64][]HistorySend, error) {
 	events := map[int64][]HistoryEvent{}
-	sent := map[int64][]time.Time{}
+	sent := map[int64][]HistorySend{}
 	if len(leadIDs) == 0 {
 		return events, sent, nil
 	}
 	err := queryNamed(ctx, db, "lead-history-events", func(r *sql.Rows) error {
 		var e HistoryEvent
-		if err := r.Scan(&e.ID, &e.LeadID, &e.Kind, &e.Class, &e.AddressInvalid, &e.OccurredAt); err != nil {
+		if err := r.Scan(&e.ID, &e.LeadID, &e.Kind, &e.Class, &e.AddressInvalid, &e.SentMessageID, &e.OccurredAt); err != nil {
 			return err
 		}
 		e.OccurredAt = e.OccurredAt.UTC()
@@ -648,12 +655,13 @@ func LeadHistory(ctx context.Context, db *gorm.DB, workspaceID int64, leadIDs []
 		return nil, nil, err
 	}
 	err = queryNamed(ctx, db, "lead-history-sent", func(r *sql.Rows) error {
-		var id int64
-		var at time.Time
-		if err := r.Scan(&id, &at); err != nil {
+		var lead int64
+		var s HistorySend
+		if err := r.Scan(&lead, &s.ID, &s.SentAt); err != nil {
 			return err
 		}
-		sent[id] = append(sent[id], at.UTC())
+		s.SentAt = s.SentAt.UTC()
+		sent[lead] = append(sent[lead], s)
 		return nil
 	}, workspaceID, leadIDs)
 	if err != nil {

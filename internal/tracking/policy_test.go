@@ -32,19 +32,19 @@ func TestPolicyApply(t *testing.T) {
 			LeadState{Status: store.LeadStopped, StopReason: StopHardBounce, StoppedAt: t0, BounceCount: 1},
 			Effect{Stopped: true, StopReason: StopHardBounce}, false},
 		{"first soft bounce: 30 min", def, active,
-			Signal{Kind: "bounce", Class: "soft", At: t0},
+			Signal{Kind: "bounce", Class: "soft", At: t0, StreakAfter: Streak{N: 1, Head: 1, Since: t0}},
 			LeadState{Status: store.LeadActive, ConsecutiveSoftBounces: 1, RetryAfter: t0.Add(30 * time.Minute), BounceCount: 1},
 			Effect{Backoff: true}, false},
 		{"third soft bounce: 2 h", def, LeadState{Status: store.LeadActive, ConsecutiveSoftBounces: 2, BounceCount: 2},
-			Signal{Kind: "bounce", Class: "soft", At: t0},
+			Signal{Kind: "bounce", Class: "soft", At: t0, StreakBefore: Streak{N: 2, Head: 2}, StreakAfter: Streak{N: 3, Head: 3, Since: t0}},
 			LeadState{Status: store.LeadActive, ConsecutiveSoftBounces: 3, RetryAfter: t0.Add(2 * time.Hour), BounceCount: 3},
 			Effect{Backoff: true}, false},
 		{"fourth soft bounce stops", def, LeadState{Status: store.LeadActive, ConsecutiveSoftBounces: 3, RetryAfter: t0, BounceCount: 3},
-			Signal{Kind: "bounce", Class: "soft", At: t0},
+			Signal{Kind: "bounce", Class: "soft", At: t0, StreakBefore: Streak{N: 3, Head: 3}, StreakAfter: Streak{N: 4, Head: 4, Since: t0}},
 			LeadState{Status: store.LeadStopped, ConsecutiveSoftBounces: 4, StopReason: StopSoftBounceLimit, StoppedAt: t0, BounceCount: 4},
 			Effect{Stopped: true, StopReason: StopSoftBounceLimit}, false},
 		{"soft invalid is not suppressed", def, active,
-			Signal{Kind: "bounce", Class: "soft", AddressInvalid: true, At: t0},
+			Signal{Kind: "bounce", Class: "soft", AddressInvalid: true, At: t0, StreakAfter: Streak{N: 1, Head: 1, Since: t0}},
 			LeadState{Status: store.LeadActive, ConsecutiveSoftBounces: 1, RetryAfter: t0.Add(30 * time.Minute), BounceCount: 1},
 			Effect{Backoff: true}, false},
 		{"complaint stops and suppresses", def, active,
@@ -52,9 +52,29 @@ func TestPolicyApply(t *testing.T) {
 			LeadState{Status: store.LeadStopped, StopReason: StopComplaint, StoppedAt: t0},
 			Effect{Stopped: true, StopReason: StopComplaint}, true},
 		{"delivered resets", def, LeadState{Status: store.LeadActive, ConsecutiveSoftBounces: 2, RetryAfter: t0, BounceCount: 2},
-			Signal{Kind: "delivered", At: t0},
+			Signal{Kind: "delivered", At: t0, StreakBefore: Streak{N: 2, Head: 2}, StreakAfter: Streak{Head: 3}},
 			LeadState{Status: store.LeadActive, BounceCount: 2},
 			Effect{Reset: true}, false},
+		{"second DSN of a counted send changes nothing", def,
+			LeadState{Status: store.LeadActive, ConsecutiveSoftBounces: 2, RetryAfter: t0, BounceCount: 2},
+			Signal{Kind: "bounce", Class: "soft", At: t0.Add(time.Hour), StreakBefore: Streak{N: 2, Head: 2, Since: t0}, StreakAfter: Streak{N: 2, Head: 2, Since: t0}},
+			LeadState{Status: store.LeadActive, ConsecutiveSoftBounces: 2, RetryAfter: t0, BounceCount: 3},
+			Effect{}, false},
+		{"soft bounce after a successful send restarts at 1", def,
+			LeadState{Status: store.LeadActive, ConsecutiveSoftBounces: 3, RetryAfter: t0, BounceCount: 3},
+			Signal{Kind: "bounce", Class: "soft", At: t0, StreakBefore: Streak{N: 3, Head: 3}, StreakAfter: Streak{N: 1, Head: 5, Since: t0}},
+			LeadState{Status: store.LeadActive, ConsecutiveSoftBounces: 1, RetryAfter: t0.Add(30 * time.Minute), BounceCount: 4},
+			Effect{Backoff: true}, false},
+		{"new latest send after an unbounced one restarts at 1", def,
+			LeadState{Status: store.LeadActive, ConsecutiveSoftBounces: 1, RetryAfter: t0, BounceCount: 1},
+			Signal{Kind: "bounce", Class: "soft", At: t0, StreakBefore: Streak{N: 1, Head: 1, Since: t0.Add(-time.Hour)}, StreakAfter: Streak{N: 1, Head: 3, Since: t0}},
+			LeadState{Status: store.LeadActive, ConsecutiveSoftBounces: 1, RetryAfter: t0.Add(30 * time.Minute), BounceCount: 2},
+			Effect{Backoff: true}, false},
+		{"reactivated lead counts from its reset", def,
+			LeadState{Status: store.LeadActive, BounceCount: 4},
+			Signal{Kind: "bounce", Class: "soft", At: t0, StreakBefore: Streak{N: 4, Head: 4}, StreakAfter: Streak{N: 5, Head: 5, Since: t0}},
+			LeadState{Status: store.LeadActive, ConsecutiveSoftBounces: 1, RetryAfter: t0.Add(30 * time.Minute), BounceCount: 5},
+			Effect{Backoff: true}, false},
 		{"delayed logs only", def, LeadState{Status: store.LeadActive, ConsecutiveSoftBounces: 1, RetryAfter: t0},
 			Signal{Kind: "delayed", At: t0},
 			LeadState{Status: store.LeadActive, ConsecutiveSoftBounces: 1, RetryAfter: t0},
@@ -75,7 +95,7 @@ func TestPolicyApply(t *testing.T) {
 			LeadState{Status: store.LeadActive, BounceCount: 1}, Effect{}, false},
 		{"override: soft limit 2 and 10 min base", def.WithSettings(store.PolicySettings{SoftBounceLimit: ptr(2), BackoffBaseSeconds: ptr(600)}),
 			LeadState{Status: store.LeadActive, ConsecutiveSoftBounces: 1, BounceCount: 1},
-			Signal{Kind: "bounce", Class: "soft", At: t0},
+			Signal{Kind: "bounce", Class: "soft", At: t0, StreakBefore: Streak{N: 1, Head: 1}, StreakAfter: Streak{N: 2, Head: 2, Since: t0}},
 			LeadState{Status: store.LeadStopped, ConsecutiveSoftBounces: 2, StopReason: StopSoftBounceLimit, StoppedAt: t0, BounceCount: 2},
 			Effect{Stopped: true, StopReason: StopSoftBounceLimit}, false},
 		{"override: complaints not suppressed", def.WithSettings(store.PolicySettings{SuppressOnComplaint: ptr(false)}), active,
@@ -125,22 +145,55 @@ func TestPolicyBackoff(t *testing.T) {
 	}
 }
 
-func TestPolicySentResets(t *testing.T) {
+func TestSoftStreak(t *testing.T) {
 	t0 := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
-	p := DefaultPolicy()
-	s := LeadState{Status: store.LeadActive, ConsecutiveSoftBounces: 3, RetryAfter: t0, BounceCount: 3}
-	got := p.Sent(s)
-	if got.ConsecutiveSoftBounces != 0 || !got.RetryAfter.IsZero() || got.BounceCount != 3 {
-		t.Fatalf("Sent = %+v", got)
+	h := func(n int) time.Time { return t0.Add(time.Duration(n) * time.Hour) }
+	sends := []StreakSend{{ID: 1, At: h(0)}, {ID: 2, At: h(10)}, {ID: 3, At: h(20)}, {ID: 4, At: h(30)}}
+	soft := func(id, sent int64, at time.Time) StreakEvent {
+		return StreakEvent{ID: id, Kind: "bounce", Class: "soft", SentID: sent, At: at}
 	}
-	stopped := LeadState{Status: store.LeadStopped, StopReason: StopSoftBounceLimit, ConsecutiveSoftBounces: 4}
-	if got := p.Sent(stopped); got != stopped {
-		t.Fatalf("Sent changed a stopped lead: %+v", got)
+	cases := []struct {
+		name   string
+		sends  []StreakSend
+		events []StreakEvent
+		want   int
+	}{
+		{"sends alone reset nothing and count nothing", sends, nil, 0},
+		{"each send soft-bounced", sends, []StreakEvent{soft(1, 1, h(1)), soft(2, 2, h(11)), soft(3, 3, h(21)), soft(4, 4, h(31))}, 4},
+		{"bounces tied by time to the latest send before them", sends, []StreakEvent{soft(1, 0, h(1)), soft(2, 0, h(11)), soft(3, 0, h(21))}, 3},
+		{"a later unbounced send is not known yet", sends, []StreakEvent{soft(1, 0, h(1)), soft(2, 0, h(11))}, 2},
+		{"a send with no bounce before a bounced one ends the streak", sends,
+			[]StreakEvent{soft(1, 1, h(1)), soft(3, 3, h(21))}, 1},
+		{"two DSNs of one send count once", sends,
+			[]StreakEvent{soft(1, 1, h(1)), soft(2, 2, h(11)), soft(3, 2, h(12)), soft(4, 0, h(13))}, 2},
+		{"delivered send resets", sends,
+			[]StreakEvent{soft(1, 1, h(1)), soft(2, 2, h(11)), {ID: 3, Kind: "delivered", SentID: 3, At: h(21)}}, 0},
+		{"delivered for an older send ends the streak there", sends,
+			[]StreakEvent{soft(1, 1, h(1)), {ID: 2, Kind: "delivered", SentID: 2, At: h(11)}, soft(3, 3, h(21)), soft(4, 4, h(31))}, 2},
+		{"soft and delivered for one send is not soft", sends,
+			[]StreakEvent{soft(1, 1, h(1)), soft(2, 2, h(11)), {ID: 3, Kind: "delivered", SentID: 2, At: h(12)}}, 0},
+		{"hard bounce ends the streak", sends,
+			[]StreakEvent{soft(1, 1, h(1)), {ID: 2, Kind: "bounce", Class: "hard", SentID: 2, At: h(11)}, soft(3, 3, h(21))}, 1},
+		{"delayed and auto-replies are not outcomes", sends,
+			[]StreakEvent{soft(1, 1, h(1)), {ID: 2, Kind: "delayed", SentID: 2, At: h(11)}, {ID: 3, Kind: "auto_reply", At: h(12)}, soft(4, 3, h(21))}, 1},
+		{"no registered send: every bounce is a send of its own", nil,
+			[]StreakEvent{soft(1, 0, h(1)), soft(2, 0, h(2)), soft(3, 0, h(3))}, 3},
+		{"events in any order", sends, []StreakEvent{soft(4, 4, h(31)), soft(2, 0, h(11)), soft(3, 3, h(21))}, 3},
 	}
-	// After a reset the next soft bounce starts the backoff again.
-	s, _ = p.Apply(got, Signal{Kind: "bounce", Class: "soft", At: t0})
-	if s.ConsecutiveSoftBounces != 1 || !s.RetryAfter.Equal(t0.Add(30*time.Minute)) {
-		t.Fatalf("after reset: %+v", s)
+	for _, c := range cases {
+		if got := SoftStreak(c.sends, c.events).N; got != c.want {
+			t.Errorf("%s: SoftStreak = %d, want %d", c.name, got, c.want)
+		}
+	}
+	// Two DSNs of one send: the retry runs from the first; the head is
+	// the send.
+	got := SoftStreak(sends, []StreakEvent{soft(1, 1, h(1)), soft(3, 2, h(12)), soft(2, 2, h(11))})
+	if got != (Streak{N: 2, Head: 2, Since: h(11)}) {
+		t.Errorf("SoftStreak = %+v, want 2 since %v, head 2", got, h(11))
+	}
+	// An event before every send is a send of its own, keyed by its ID.
+	if got := SoftStreak(nil, []StreakEvent{soft(7, 0, h(1))}); got != (Streak{N: 1, Head: -7, Since: h(1)}) {
+		t.Errorf("SoftStreak without sends = %+v", got)
 	}
 }
 

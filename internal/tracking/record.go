@@ -289,6 +289,11 @@ func (s *Service) recordWorkspace(ctx context.Context, tx *gorm.DB, now time.Tim
 		return err
 	}
 
+	hists, err := s.streakHistories(ctx, tx, ws, cands, leads, evIDs)
+	if err != nil {
+		return err
+	}
+
 	deltas := store.NewCounterDeltas()
 	work := map[int64]*leadWork{}
 	var acts []store.ActivityRow
@@ -309,7 +314,10 @@ func (s *Service) recordWorkspace(ctx context.Context, tx *gorm.DB, now time.Tim
 				lw = newLeadWork(leads[c.row.LeadID])
 				work[c.row.LeadID] = lw
 			}
-			lw.state, eff = lw.apply(policy, sig)
+			if h := hists[c.row.LeadID]; h != nil {
+				h.observe(&sig, streakEventOf(c.row))
+			}
+			lw.state, eff = policy.Apply(lw.state, sig)
 			lw.touch(sig.At)
 		}
 		suppressed := policy.Suppresses(sig) && c.row.Recipient != ""
@@ -368,6 +376,50 @@ func leadIDsOf(cands []*candidate) []int64 {
 	}
 	slices.Sort(ids)
 	return ids
+}
+
+// movesStreak reports whether an event of this kind can move a lead's
+// soft-bounce streak (SoftStreak): bounces and delivery notices.
+func movesStreak(kind string) bool { return kind == "bounce" || kind == "delivered" }
+
+// streakEventOf is SoftStreak's view of an event.
+func streakEventOf(e store.EventRow) StreakEvent {
+	return StreakEvent{ID: e.ID, Kind: e.Kind, Class: e.Class, SentID: e.SentMessageID, At: e.OccurredAt}
+}
+
+// streakHistories loads, for every lead of the batch that is not stopped
+// and gets a bounce or delivery notice, its sends and its earlier events
+// (the batch's new events, already inserted, are left out: the caller adds
+// them one by one in batch order).
+func (s *Service) streakHistories(ctx context.Context, tx *gorm.DB, ws int64, cands []*candidate,
+	leads map[int64]*store.Lead, evIDs map[store.EventKey]int64) (map[int64]*leadHistory, error) {
+	var ids []int64
+	seen := map[int64]bool{}
+	for _, c := range cands {
+		l := leads[c.row.LeadID]
+		if l == nil || l.Status == store.LeadStopped || !movesStreak(c.row.Kind) || seen[l.ID] {
+			continue
+		}
+		seen[l.ID] = true
+		ids = append(ids, l.ID)
+	}
+	out := map[int64]*leadHistory{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	slices.Sort(ids)
+	events, sends, err := store.LeadHistory(ctx, tx, ws, ids)
+	if err != nil {
+		return nil, err
+	}
+	skip := make(map[int64]bool, len(evIDs))
+	for _, id := range evIDs {
+		skip[id] = true
+	}
+	for _, id := range ids {
+		out[id] = newLeadHistory(events[id], sends[id], skip, nil)
+	}
+	return out, nil
 }
 
 // signalOf is the policy's view of an event.
@@ -523,27 +575,6 @@ type leadWork struct {
 	oldCount  int
 	lastEvent *time.Time
 	lastSent  *time.Time
-}
-
-// apply applies one recorded event to the lead. A soft bounce or a
-// delivery notice dated before the lead's last send is superseded by that
-// send, which already reset the soft-bounce counter: it only counts as a
-// bounce. Applied as if it were the latest, a backlog of old soft bounces
-// (a mailbox synced late), each followed by a send, would add up to the
-// soft-bounce limit and stop a good lead. This is what replaying the
-// history in time order (Reprocess) computes for such an event. Hard
-// bounces and complaints apply whenever they happened.
-func (lw *leadWork) apply(p Policy, sig Signal) (LeadState, Effect) {
-	superseded := lw.lastSent != nil && sig.At.Before(*lw.lastSent) &&
-		((sig.Kind == "bounce" && sig.Class != classify.ClassHard) || sig.Kind == "delivered")
-	if !superseded {
-		return p.Apply(lw.state, sig)
-	}
-	st := lw.state
-	if sig.Kind == "bounce" {
-		st.BounceCount++
-	}
-	return st, Effect{}
 }
 
 func newLeadWork(l *store.Lead) *leadWork {

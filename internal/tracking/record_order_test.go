@@ -12,9 +12,10 @@ import (
 
 // TestRecordLateSoftBounces records, after the fact, the soft bounces of
 // four sends that were each followed by the next send (a mailbox synced
-// late, after an outage). Each send reset the soft-bounce counter, so the
-// lead has one consecutive soft bounce, not four: recording must not stop
-// it. The state is the one replaying the history in time order gives.
+// late, after an outage). Each bounce is tied by time to the send before
+// it: four consecutive sends soft-bounced, so the lead is stopped at the
+// fourth (a send resets nothing), exactly as when they arrive on time, and
+// as replaying the history in time order (Reprocess) computes.
 func TestRecordLateSoftBounces(t *testing.T) {
 	e := newEnv(t)
 	camp := e.campaign(e.ws, "C", nil)
@@ -42,20 +43,17 @@ func TestRecordLateSoftBounces(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Only the bounce after the last send sets a retry; the older ones were
-	// superseded by the sends that followed them.
-	wantEffects := []string{"", "", "", "retry later"}
+	wantEffects := []string{"retry later", "retry later", "retry later", "stopped: " + tracking.StopSoftBounceLimit}
 	for i, o := range outs {
 		if len(o.Events) != 1 || o.Events[0].Effect != wantEffects[i+1] {
 			t.Errorf("bounce %d: outcome %+v, want one event with effect %q", i+2, o.Events, wantEffects[i+1])
 		}
 	}
 	l := e.getLead(lead)
-	wantRetry := t0.Add(3*time.Hour + 5*time.Minute + 30*time.Minute)
-	if l.Status != store.LeadActive || l.ConsecutiveSoftBounces != 1 || l.BounceCount != 4 ||
-		l.RetryAfter == nil || !l.RetryAfter.Equal(wantRetry) {
-		t.Fatalf("after late soft bounces: status %s, consecutive %d, bounces %d, retry %v; want active, 1, 4, %v",
-			l.Status, l.ConsecutiveSoftBounces, l.BounceCount, l.RetryAfter, wantRetry)
+	wantStop := t0.Add(3*time.Hour + 5*time.Minute)
+	if l.Status != store.LeadStopped || l.StopReason != tracking.StopSoftBounceLimit || l.ConsecutiveSoftBounces != 4 ||
+		l.BounceCount != 4 || l.RetryAfter != nil || !eqTime(l.StoppedAt, &wantStop) {
+		t.Fatalf("after late soft bounces: %s; want stopped by the limit at %v, 4, 4 bounces, no retry", leadState(l), wantStop)
 	}
 	var effects []string
 	if err := e.db.Table("lead_activities").Where("lead_id = ? AND bounce_event_id IS NOT NULL", lead).
@@ -74,15 +72,17 @@ func TestRecordLateSoftBounces(t *testing.T) {
 		t.Fatalf("reprocess: %+v, %v; want the lead replayed", st, err)
 	}
 	if r := e.getLead(lead); r.Status != l.Status || r.ConsecutiveSoftBounces != l.ConsecutiveSoftBounces ||
-		r.BounceCount != l.BounceCount || !r.RetryAfter.Equal(*l.RetryAfter) {
-		t.Fatalf("reprocess disagrees with recording: %+v, recorded %+v", r, l)
+		r.BounceCount != l.BounceCount || !eqTime(r.RetryAfter, l.RetryAfter) || !eqTime(r.StoppedAt, l.StoppedAt) {
+		t.Fatalf("reprocess disagrees with recording: %s, recorded %s", leadState(r), leadState(l))
 	}
 	e.checkCounters(e.ws)
 }
 
 // TestRecordLateSend registers a send dated before three soft bounces that
-// are already recorded: it reset nothing that came after it, so the lead
-// keeps its three consecutive soft bounces, as Reprocess computes.
+// are already recorded. Recorded with no send known, each bounce counted as
+// a send of its own (3); the late send is the latest send before all three,
+// so they are three DSNs of one send and count once: the counter becomes 1
+// with the retry running from the first of them, as Reprocess computes.
 func TestRecordLateSend(t *testing.T) {
 	e := newEnv(t)
 	camp := e.campaign(e.ws, "C", nil)
@@ -100,15 +100,16 @@ func TestRecordLateSend(t *testing.T) {
 		t.Fatal(err)
 	}
 	l := e.getLead(lead)
-	if l.ConsecutiveSoftBounces != 3 || l.RetryAfter == nil || l.LastSentAt == nil || !l.LastSentAt.Equal(t0) {
-		t.Fatalf("after a send dated before the bounces: consecutive %d, retry %v, last sent %v; want 3, set, %v",
-			l.ConsecutiveSoftBounces, l.RetryAfter, l.LastSentAt, t0)
+	wantRetry := t0.Add(time.Hour + 30*time.Minute)
+	if l.ConsecutiveSoftBounces != 1 || !eqTime(l.RetryAfter, &wantRetry) || l.LastSentAt == nil || !l.LastSentAt.Equal(t0) {
+		t.Fatalf("after a send dated before the bounces: consecutive %d, retry %v, last sent %v; want 1, %v, %v",
+			l.ConsecutiveSoftBounces, l.RetryAfter, l.LastSentAt, wantRetry, t0)
 	}
 	if st, err := rewriteAll(e).Reprocess(e.ctx, tracking.ReprocessOptions{}); err != nil || st.LeadsReplayed != 1 {
 		t.Fatalf("reprocess: %+v, %v; want the lead replayed", st, err)
 	}
-	if r := e.getLead(lead); r.ConsecutiveSoftBounces != l.ConsecutiveSoftBounces || !r.RetryAfter.Equal(*l.RetryAfter) {
-		t.Fatalf("reprocess disagrees with recording: %+v, recorded %+v", r, l)
+	if r := e.getLead(lead); r.ConsecutiveSoftBounces != l.ConsecutiveSoftBounces || !eqTime(r.RetryAfter, l.RetryAfter) {
+		t.Fatalf("reprocess disagrees with recording: %s, recorded %s", leadState(r), leadState(l))
 	}
 	e.checkCounters(e.ws)
 }

@@ -51,9 +51,10 @@ type ReprocessStats struct {
 //   - timeline entries and suppressions created by a changed or deleted
 //     event are replaced by those of its new version;
 //   - every lead touched has its state recomputed by replaying the policy
-//     over its whole history (events and sends, in time order); a lead
-//     stopped by the sending side (a stop reason the policy does not write)
-//     stays stopped.
+//     over its whole history (events in time order, the soft-bounce streak
+//     from SoftStreak); a lead stopped by the sending side (a stop reason
+//     the policy does not write) stays stopped. A manual reactivation is
+//     not part of the history: replay starts from the events alone.
 func (s *Service) Reprocess(ctx context.Context, opt ReprocessOptions) (ReprocessStats, error) {
 	var st ReprocessStats
 	if opt.BatchSize <= 0 {
@@ -325,11 +326,14 @@ func (s *Service) reprocessGroup(ctx context.Context, tx *gorm.DB, ws int64, raw
 	return store.UpdateRawDecode(ctx, tx, ws, rawUpdates, now)
 }
 
-// replay recomputes a lead's state from its history: events and sends in
-// time order (a send before an event at the same instant), from a fresh
-// active lead, through the policy. The effect of each event is stored in
+// replay recomputes a lead's state from its history: its events in time
+// order, from a fresh active lead, through the policy, each bounce or
+// delivery notice moving the soft-bounce streak as SoftStreak computes it
+// over the lead's sends and the events before it (what recording computes
+// when events arrive in time order). Sends only tie outcomes to sends: a
+// registered send resets nothing. The effect of each event is stored in
 // effects by event ID.
-func replay(p Policy, l *store.Lead, events []store.HistoryEvent, sent []time.Time, effects map[int64]Effect) *leadWork {
+func replay(p Policy, l *store.Lead, events []store.HistoryEvent, sent []store.HistorySend, effects map[int64]Effect) *leadWork {
 	lw := newLeadWork(l)
 	st := LeadState{Status: store.LeadActive}
 	switch {
@@ -338,21 +342,20 @@ func replay(p Policy, l *store.Lead, events []store.HistoryEvent, sent []time.Ti
 	case l.Status != store.LeadStopped:
 		st.Status = l.Status // active, paused or completed, as the sending side set it
 	}
-	lw.lastEvent = nil
-	i, j := 0, 0
-	for i < len(events) || j < len(sent) {
-		if j < len(sent) && (i >= len(events) || !events[i].OccurredAt.Before(sent[j])) {
-			st = p.Sent(st)
-			lw.touchSent(sent[j])
-			j++
-			continue
+	lw.lastEvent, lw.lastSent = nil, nil
+	for _, s := range sent {
+		lw.touchSent(s.SentAt)
+	}
+	h := newLeadHistory(nil, sent, nil, nil)
+	for _, e := range events {
+		sig := Signal{Kind: e.Kind, Class: e.Class, AddressInvalid: e.AddressInvalid, At: e.OccurredAt}
+		if movesStreak(e.Kind) {
+			h.observe(&sig, StreakEvent{ID: e.ID, Kind: e.Kind, Class: e.Class, SentID: e.SentMessageID, At: e.OccurredAt})
 		}
-		e := events[i]
 		var eff Effect
-		st, eff = p.Apply(st, Signal{Kind: e.Kind, Class: e.Class, AddressInvalid: e.AddressInvalid, At: e.OccurredAt})
+		st, eff = p.Apply(st, sig)
 		effects[e.ID] = eff
 		lw.touch(e.OccurredAt)
-		i++
 	}
 	lw.state = st
 	return lw

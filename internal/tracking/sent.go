@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -34,8 +35,12 @@ var ErrInvalidSent = errors.New("tracking: invalid sent message")
 
 // RecordSent registers sent messages of one workspace in one transaction:
 // the sent_messages rows (for matching), the "sent" report counters, the
-// lead's last send time and timeline, and the policy's reset of the lead's
-// soft-bounce counter (classification.md: a successful send resets it).
+// lead's last send time and timeline. A send does not reset the lead's
+// soft-bounce counter: its outcome is not known yet (SoftStreak counts
+// consecutive sends whose outcome was a soft bounce; a later delivery
+// notice, or a later bounced send after it, shows it went through). A send
+// dated at or before the lead's last event moves the counter when it ties earlier
+// outcomes to itself (Policy.Restreak), as Reprocess would compute.
 // A Message-ID already registered changes nothing. A Sent that is invalid
 // fails the whole call with ErrInvalidSent.
 func (s *Service) RecordSent(ctx context.Context, workspaceID int64, msgs []Sent) ([]SentOutcome, error) {
@@ -95,6 +100,9 @@ func (s *Service) recordSent(ctx context.Context, tx *gorm.DB, ws int64, now tim
 	deltas := store.NewCounterDeltas()
 	work := map[int64]*leadWork{}
 	var acts []store.ActivityRow
+	late := map[int64]map[int64]bool{} // lead -> its new sends dated at or before its last event
+	lateAct := map[int64]int{}         // lead -> acts index of the last of them
+	var lateIDs []int64
 	for i, m := range msgs {
 		id, ok := newIDs[m.MessageID]
 		if !ok {
@@ -114,22 +122,37 @@ func (s *Service) recordSent(ctx context.Context, tx *gorm.DB, ws int64, now tim
 			lw = newLeadWork(l)
 			work[l.ID] = lw
 		}
-		before := lw.state
-		// A send dated before the lead's last event does not reset the
-		// soft bounces recorded after it (Reprocess, replaying the history
-		// in time order, would not either).
-		if lw.lastEvent == nil || !m.SentAt.Before(*lw.lastEvent) {
-			lw.state = policy.Sent(lw.state)
+		// A send's outcome is not known yet: registering it resets nothing.
+		// Only a send dated at or before the lead's last event can move the
+		// soft-bounce streak, by tying earlier outcomes to itself.
+		if lw.state.Status != store.LeadStopped && lw.lastEvent != nil && !m.SentAt.After(*lw.lastEvent) {
+			if late[l.ID] == nil {
+				lateIDs = append(lateIDs, l.ID)
+				late[l.ID] = map[int64]bool{}
+			}
+			late[l.ID][id] = true
+			lateAct[l.ID] = len(acts)
 		}
 		lw.touchSent(m.SentAt)
-		effect := ""
-		if before.ConsecutiveSoftBounces > 0 && lw.state.ConsecutiveSoftBounces == 0 {
-			effect = Effect{Reset: true}.String()
-		}
 		acts = append(acts, store.ActivityRow{
 			LeadID: l.ID, CampaignID: m.CampaignID, Activity: "sent", SentMessageID: id,
-			Summary: "sent " + m.MessageID, Effect: effect, OccurredAt: m.SentAt,
+			Summary: "sent " + m.MessageID, OccurredAt: m.SentAt,
 		})
+	}
+	if len(lateIDs) > 0 {
+		slices.Sort(lateIDs)
+		events, sends, err := store.LeadHistory(ctx, tx, ws, lateIDs)
+		if err != nil {
+			return err
+		}
+		for _, id := range lateIDs {
+			lw := work[id]
+			before := newLeadHistory(events[id], sends[id], nil, late[id]).streak()
+			after := newLeadHistory(events[id], sends[id], nil, nil).streak()
+			var eff Effect
+			lw.state, eff = policy.Restreak(lw.state, before, after, *lw.lastEvent)
+			acts[lateAct[id]].Effect = eff.String()
+		}
 	}
 	return s.writeEffects(ctx, tx, ws, now, work, acts, newSuppressionSet(), nil, deltas)
 }

@@ -223,15 +223,16 @@ ON CONFLICT (workspace_id, message_id) DO NOTHING
 RETURNING id, message_id;
 
 -- name: lead-history-events
--- Reprocessing: every event of the given leads, in the order the policy
--- replays them.
-SELECT id, lead_id, kind, COALESCE(class, ''), address_invalid, occurred_at
+-- Every event of the given leads, in the order the policy replays them,
+-- with the send each is tied to (0: none; the soft-bounce streak then ties
+-- it by time).
+SELECT id, lead_id, kind, COALESCE(class, ''), address_invalid, COALESCE(sent_message_id, 0), occurred_at
 FROM bounce_events
 WHERE workspace_id = $1 AND lead_id = ANY ($2::bigint[])
 ORDER BY lead_id, occurred_at, id;
 
 -- name: lead-history-sent
-SELECT lead_id, sent_at
+SELECT lead_id, id, sent_at
 FROM sent_messages
 WHERE workspace_id = $1 AND lead_id = ANY ($2::bigint[])
 ORDER BY lead_id, sent_at, id;
