@@ -34,6 +34,9 @@ var commandPhrases = []struct {
 	{"while connected to", ""},
 	{"connected but greeting failed", "CONN"},
 	{"after pipelined data", "DATA"},
+	{"after pipelined rcpt to", "RCPT"}, // Exim with PIPELINING
+	{"after pipelined mail from", "MAIL"},
+	{"after pipelined end of data", "DATA"},
 	{"in reply to bdat command", "DATA"},
 }
 
