@@ -37,12 +37,17 @@ var commandPhrases = []struct {
 	{"after pipelined rcpt to", "RCPT"}, // Exim with PIPELINING
 	{"after pipelined mail from", "MAIL"},
 	{"after pipelined end of data", "DATA"},
+	{"did not like our rcpt to", "RCPT"}, // DragonFly Mail Agent
+	{"did not like our mail from", "MAIL"},
+	{"did not like our data", "DATA"},
+	{"did not like our ehlo", "EHLO"},
+	{"did not like our helo", "HELO"},
 	{"in reply to bdat command", "DATA"},
 }
 
 // commandAnchors are the words every command phrase starts with; commandIn
 // looks only where one occurs.
-var commandAnchors = []string{"in reply to", "after", "does not like", "most progress", "connected but"}
+var commandAnchors = []string{"in reply to", "after", "does not like", "did not like", "most progress", "connected but"}
 
 // commandIn returns the command a lower-case text names, or "". Runs of
 // white space (folded lines) in the text match a single space of a phrase.
