@@ -96,6 +96,7 @@ func TestPhraseVariants(t *testing.T) {
 		{"5.0.0", "550", "550 account is not active", "suspend"},
 		{"5.0.0", "550", "550 Due to extended inactivity new mail is not currently being accepted for this mailbox", "suspend"},
 		{"5.0.0", "550", "550 message was blocked due to content policy", "policyviolation"},
+		{"4.0.0", "421", "421 Messages from 192.0.2.1 deferred due to user complaints", "badreputation"},
 		{"5.0.0", "", "The users mailfolder is over the allowed quota (size).", "mailboxfull"},
 	}
 	for _, c := range cases {

@@ -82,6 +82,7 @@ var (
 var strongPhraseTable = []phraseRule{
 	// ---- mailboxfull: the recipient's mailbox is over quota
 	{ReasonMailboxFull, "disabled temporarly for exceeding receiving limits"},
+	{ReasonMailboxFull, "disabled temporarily for exceeding receiving limits"},
 	{ReasonMailboxFull, "not enough storage space"},
 	{ReasonMailboxFull, "mailbox full"},
 	{ReasonMailboxFull, "mailbox is full"},
@@ -453,6 +454,8 @@ var strongPhraseTable = []phraseRule{
 	{ReasonBadReputation, "none/bad reputation"}, // T-Online
 	{ReasonBadReputation, "the sending mta's poor reputation"},
 	{ReasonBadReputation, "deferred due to excessive volume or user complaints"}, // Yahoo [TS02]
+	{ReasonBadReputation, "volume or user complaints"},
+	{ReasonBadReputation, "due to user complaints"},
 	{ReasonBadReputation, "reputation"},
 	{ReasonBadReputation, "poor sending history"},
 	{ReasonBadReputation, "unusual rate of unsolicited mail"}, // Gmail 4.7.0/5.7.1
