@@ -69,10 +69,13 @@ fuzz: ## run each fuzz target of the pure core (decoder, classifier, code lookup
 		$(GO) test -run '^$$' -fuzz "^$$fn\$$" -fuzztime $(FUZZTIME) ./$$pkg; \
 	done
 
-bench: services-up ## run benchmarks (BENCH=regexp BENCHPKGS=./pkg/... BENCHCOUNT=6 for benchstat confidence) into bench-<time>.txt; benchstat against the previous report
+bench: services-up ## run benchmarks (BENCH=regexp BENCHPKGS=./pkg/... BENCHCOUNT=6 for benchstat confidence) and the report load driver into bench-<time>.txt; benchstat against the previous report
 	@prev=$$(ls -1 bench-*.txt 2>/dev/null | tail -n 1 || true); \
 	out=bench-$$(date -u +%Y%m%dT%H%M%SZ).txt; \
 	$(TEST_ENV) $(GO) test -run '^$$' -bench '$(BENCH)' -benchmem -count $(BENCHCOUNT) $(BENCHPKGS) | tee "$$out"; \
+	echo "bench: campaign report under load (32 clients over rebound_bench; make seed-bench creates it)"; \
+	$(GO) run ./cmd/loadbench run -url '$(SERVICES_DATABASE_URL)' $(LOADBENCH_FLAGS) 2>&1 | tee -a "$$out" || \
+		echo "bench: report load driver did not run (see the line above; make seed-bench seeds its database)"; \
 	echo "bench: report written to $$out"; \
 	bs=$$(command -v benchstat || echo "$$($(GO) env GOPATH)/bin/benchstat"); \
 	if [ ! -x "$$bs" ]; then $(GO) install golang.org/x/perf/cmd/benchstat@latest || true; fi; \
