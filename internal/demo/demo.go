@@ -221,7 +221,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	}
 	fmt.Fprintf(r.out, "\nStep timings: %s\n", strings.Join(ts, ", "))
 	if o.Once {
-		fmt.Fprintln(r.out, "\nONCE: stopping the API and the worker.")
+		fmt.Fprintln(r.out, "\nONCE: stopping the API and the worker (the curl commands above need `make demo` without ONCE=1).")
 		return r.res, nil
 	}
 	fmt.Fprintln(r.out, "\nThe API and the worker keep running; press Ctrl-C to stop them.")
@@ -680,8 +680,8 @@ func (r *run) sync(ctx context.Context) error {
 		r.say("POST %s/sync -> 202 queued=%v: the API enqueued the sync task in asynq;", path, q.Queued)
 		r.say("the worker runs it (sync mode %q: the scheduler's one-minute tick is slower than this run allows)", SyncTrigger)
 	default:
-		r.say("waiting for the worker's scheduler: every minute, the first time a minute after the worker started,")
-		r.say("it enqueues (asynq) the syncs of due mailboxes, and a new mailbox is due at once")
+		r.say("waiting for the worker's scheduler: at the start of every minute (wall clock) it enqueues")
+		r.say("(asynq) the syncs of due mailboxes, and a new mailbox is due at once, so this takes up to a minute")
 		r.say("(sync mode %q; -sync trigger queues the sync at once through the API instead)", SyncScheduler)
 	}
 	t0 := time.Now()
