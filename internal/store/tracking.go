@@ -308,6 +308,40 @@ func LeadsByEmailAt(ctx context.Context, db *gorm.DB, workspaceID int64, keys []
 	return out, err
 }
 
+// LeadAt is a lead and an event time, for LatestSendsAt.
+type LeadAt struct {
+	LeadID int64
+	At     time.Time
+}
+
+// LatestSendsAt returns, for each key in order, the lead's latest send
+// (sent_messages) at or before the key's time, the higher ID first among
+// sends at the same instant; a zero SentRef when the lead had none by then.
+// It costs one round trip whatever the number of keys.
+func LatestSendsAt(ctx context.Context, db *gorm.DB, workspaceID int64, keys []LeadAt) ([]SentRef, error) {
+	out := make([]SentRef, len(keys))
+	if len(keys) == 0 {
+		return out, nil
+	}
+	leads, ats := make([]int64, len(keys)), make([]time.Time, len(keys))
+	for i, k := range keys {
+		leads[i], ats[i] = k.LeadID, k.At
+	}
+	err := queryNamed(ctx, db, "latest-sends-at", func(r *sql.Rows) error {
+		var n int64
+		var s SentRef
+		if err := r.Scan(&n, &s.ID, &s.CampaignID, &s.LeadID, &s.MailboxID); err != nil {
+			return err
+		}
+		if n < 1 || n > int64(len(out)) {
+			return fmt.Errorf("store: latest-sends-at: position %d out of range", n)
+		}
+		out[n-1] = s
+		return nil
+	}, workspaceID, leads, ats)
+	return out, err
+}
+
 // LockLeads reads the workspace's leads among ids and locks them (FOR
 // UPDATE, in ID order) until the end of the transaction.
 func LockLeads(ctx context.Context, db *gorm.DB, workspaceID int64, ids []int64) (map[int64]*Lead, error) {

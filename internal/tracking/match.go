@@ -40,8 +40,47 @@ func (s *Service) headerIDs(c *candidate) (campaign, lead string) {
 
 // match ties every candidate with needMatch to its campaign and lead, trying
 // the rules of design.md in order with a fixed number of queries for the
-// whole slice. A candidate that matches nothing stays unmatched.
+// whole slice. A candidate that matches nothing stays unmatched. Then every
+// candidate with a lead but no send (rule 1 or 4, or an earlier match kept
+// by reprocessing) is tied to a send by tieSends.
 func (s *Service) match(ctx context.Context, tx *gorm.DB, ws int64, cands []*candidate) error {
+	if err := s.matchRules(ctx, tx, ws, cands); err != nil {
+		return err
+	}
+	return s.tieSends(ctx, tx, ws, cands)
+}
+
+// tieSends ties each candidate that has a lead but no sent message to the
+// lead's latest send at or before the event's occurred_at (the send
+// SoftStreak would tie it to by time), setting SentMessageID and, when the
+// send's mailbox is known, SendingMailboxID as matchSent does. A lead with no
+// send by then leaves the event untied. One query for the whole slice.
+func (s *Service) tieSends(ctx context.Context, tx *gorm.DB, ws int64, cands []*candidate) error {
+	var todo []*candidate
+	var keys []store.LeadAt
+	for _, c := range cands {
+		if c.row.LeadID != 0 && c.row.SentMessageID == 0 {
+			todo = append(todo, c)
+			keys = append(keys, store.LeadAt{LeadID: c.row.LeadID, At: c.row.OccurredAt})
+		}
+	}
+	sends, err := store.LatestSendsAt(ctx, tx, ws, keys)
+	if err != nil {
+		return err
+	}
+	for i, c := range todo {
+		if sm := sends[i]; sm.ID != 0 && sm.LeadID == c.row.LeadID {
+			c.row.SentMessageID = sm.ID
+			if sm.MailboxID != 0 {
+				c.row.SendingMailboxID = sm.MailboxID
+			}
+		}
+	}
+	return nil
+}
+
+// matchRules applies matching rules 1-4 to the candidates with needMatch.
+func (s *Service) matchRules(ctx context.Context, tx *gorm.DB, ws int64, cands []*candidate) error {
 	var todo []*candidate
 	for _, c := range cands {
 		if c.needMatch {

@@ -496,7 +496,8 @@ func addEvent(d *store.CounterDeltas, e store.EventRow, sign int64) {
 	d.AddPeriod(e.CampaignID, e.OccurredAt, m)
 }
 
-// activityOf is the timeline entry of an event.
+// activityOf is the timeline entry of an event, linked to the event's
+// send when it has one.
 func activityOf(e store.EventRow, eff Effect, suppressed bool) store.ActivityRow {
 	effect := eff.String()
 	if suppressed {
@@ -507,7 +508,7 @@ func activityOf(e store.EventRow, eff Effect, suppressed bool) store.ActivityRow
 	}
 	return store.ActivityRow{
 		LeadID: e.LeadID, CampaignID: e.CampaignID, Activity: e.Kind, BounceEventID: e.ID,
-		Summary: summaryOf(e), Effect: effect, OccurredAt: e.OccurredAt,
+		SentMessageID: e.SentMessageID, Summary: summaryOf(e), Effect: effect, OccurredAt: e.OccurredAt,
 	}
 }
 

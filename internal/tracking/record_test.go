@@ -101,7 +101,7 @@ func TestRecordMatchingRules(t *testing.T) {
 		{"header lead of another campaign falls through", bounce{ID: "h3", Recipient: "nobody@example.com", Campaign: strconv.FormatInt(campB, 10), Lead: strconv.FormatInt(byExt, 10)}, campB, 0, tracking.MatchedByHeader, mbRecv, false},
 		{"original Message-ID", bounce{ID: "h4", Recipient: "msg@example.com", OrigID: "m-1@example.org"}, campA, byMsg, tracking.MatchedByMessageID, mbSend, true},
 		{"VERP token", bounce{ID: "h5", Recipient: "verp@example.com", To: "bounces+tok42@mail.example.org"}, campB, byVERP, tracking.MatchedByVERP, mbRecv, true},
-		{"recipient, most recently sent", bounce{ID: "h6", Recipient: "both@example.com"}, campB, newLead, tracking.MatchedByRecipient, mbRecv, false},
+		{"recipient, most recently sent, tied to its send", bounce{ID: "h6", Recipient: "both@example.com"}, campB, newLead, tracking.MatchedByRecipient, mbRecv, true},
 		{"stopped lead is not matched by address", bounce{ID: "h7", Recipient: "stopped@example.com"}, 0, 0, "", mbRecv, false},
 		{"unknown address is unmatched", bounce{ID: "h8", Recipient: "ghost@example.com", Status: "4.2.2", Diag: softDiag}, 0, 0, "", mbRecv, false},
 	}

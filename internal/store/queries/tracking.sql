@@ -87,6 +87,22 @@ FROM unnest($2::text[], $3::timestamptz[]) AS k(email, at)
 JOIN leads l ON l.workspace_id = $1::bigint AND l.email = k.email AND l.created_at <= k.at
 ORDER BY k.email, k.at, l.last_sent_at DESC NULLS LAST, l.id DESC;
 
+-- name: latest-sends-at
+-- Ties matched events to their send ($2, $3: parallel arrays of lead IDs and
+-- event times): per pair, numbered by its position from 1, the lead's latest
+-- send at or before that time, ties on sent_at broken by the higher ID (the
+-- order SoftStreak ties an untied event in). Pairs with no such send give no
+-- row. Each pair is one descent of sent_messages_lead_idx.
+SELECT k.n, s.id, s.campaign_id, s.lead_id, COALESCE(s.mailbox_id, 0)
+FROM unnest($2::bigint[], $3::timestamptz[]) WITH ORDINALITY AS k(lead_id, at, n)
+CROSS JOIN LATERAL (
+    SELECT m.id, m.campaign_id, m.lead_id, m.mailbox_id
+    FROM sent_messages m
+    WHERE m.workspace_id = $1::bigint AND m.lead_id = k.lead_id AND m.sent_at <= k.at
+    ORDER BY m.sent_at DESC, m.id DESC
+    LIMIT 1
+) s;
+
 -- name: lock-leads
 SELECT id, campaign_id, email, status, consecutive_soft_bounces, retry_after, stop_reason,
        stopped_at, bounce_count, last_sent_at, last_event_at
