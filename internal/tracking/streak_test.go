@@ -47,6 +47,15 @@ func (s *streakLead) dsn(id, mid, action string) tracking.Outcome {
 	return s.e.record(tracking.Incoming{Raw: b.bytes(), ReceivedAt: s.e.clock()})
 }
 
+// bouncedSend registers a send, lets five minutes pass and records a DSN
+// for it with action (see dsn).
+func (s *streakLead) bouncedSend(id, action string) tracking.Outcome {
+	s.e.t.Helper()
+	mid := s.send()
+	s.e.advance(5 * time.Minute)
+	return s.dsn(id, mid, action)
+}
+
 // checkReplay runs a Reprocess that rewrites every event (so every lead is
 // replayed from its history) and fails when the lead's state differs from
 // the one recording left.
@@ -117,9 +126,7 @@ func ptrTime(t time.Time) *time.Time { return &t }
 func TestStreakUnbouncedSendEndsIt(t *testing.T) {
 	e := newEnv(t)
 	s := newStreakLead(e, "gap@example.com")
-	mid := s.send()
-	e.advance(5 * time.Minute)
-	s.dsn("gap1", mid, "failed")
+	s.bouncedSend("gap1", "failed")
 	e.advance(24 * time.Hour)
 	s.send()
 	e.advance(24 * time.Hour)
@@ -142,11 +149,9 @@ func TestStreakUnbouncedSendEndsIt(t *testing.T) {
 func TestStreakTwoDSNsForOneSend(t *testing.T) {
 	e := newEnv(t)
 	s := newStreakLead(e, "twice@example.com")
-	mid := s.send()
-	e.advance(5 * time.Minute)
-	s.dsn("tw1", mid, "failed")
+	s.bouncedSend("tw1", "failed")
 	e.advance(24 * time.Hour)
-	mid = s.send()
+	mid := s.send()
 	e.advance(5 * time.Minute)
 	s.dsn("tw2", mid, "failed")
 	first := e.clock()
@@ -168,22 +173,16 @@ func TestStreakDeliveredResets(t *testing.T) {
 	e := newEnv(t)
 	s := newStreakLead(e, "deliv@example.com")
 	for i := range 3 {
-		mid := s.send()
-		e.advance(5 * time.Minute)
-		s.dsn(fmt.Sprintf("dv%d", i), mid, "failed")
+		s.bouncedSend(fmt.Sprintf("dv%d", i), "failed")
 		e.advance(24 * time.Hour)
 	}
-	mid := s.send()
-	e.advance(5 * time.Minute)
-	out := s.dsn("dv-ok", mid, "delivered")
+	out := s.bouncedSend("dv-ok", "delivered")
 	if l := e.getLead(s.id); l.ConsecutiveSoftBounces != 0 || l.RetryAfter != nil || l.Status != store.LeadActive ||
 		out.Events[0].Kind != "delivered" || out.Events[0].Effect != "soft-bounce counter reset" {
 		t.Fatalf("after delivered: %s, outcome %+v; want active, 0, no retry, reset", leadState(l), out.Events)
 	}
 	e.advance(24 * time.Hour)
-	mid = s.send()
-	e.advance(5 * time.Minute)
-	s.dsn("dv-after", mid, "failed")
+	s.bouncedSend("dv-after", "failed")
 	if l := e.getLead(s.id); l.ConsecutiveSoftBounces != 1 || !eqTime(l.RetryAfter, ptrTime(e.clock().Add(30*time.Minute))) {
 		t.Fatalf("soft bounce after delivered: %s; want 1, retry in 30 min", leadState(l))
 	}
@@ -197,16 +196,12 @@ func TestStreakWorkspaceLimit(t *testing.T) {
 	limit, base := 2, 600
 	e.create(&store.PolicySettings{WorkspaceID: e.ws, SoftBounceLimit: &limit, BackoffBaseSeconds: &base})
 	s := newStreakLead(e, "limit@example.com")
-	mid := s.send()
-	e.advance(5 * time.Minute)
-	s.dsn("lim1", mid, "failed")
+	s.bouncedSend("lim1", "failed")
 	if l := e.getLead(s.id); l.Status != store.LeadActive || !eqTime(l.RetryAfter, ptrTime(e.clock().Add(10*time.Minute))) {
 		t.Fatalf("first soft bounce: %s; want active, retry in 10 min", leadState(l))
 	}
 	e.advance(24 * time.Hour)
-	mid = s.send()
-	e.advance(5 * time.Minute)
-	s.dsn("lim2", mid, "failed")
+	s.bouncedSend("lim2", "failed")
 	if l := e.getLead(s.id); l.Status != store.LeadStopped || l.StopReason != tracking.StopSoftBounceLimit || l.ConsecutiveSoftBounces != 2 {
 		t.Fatalf("second soft-bounced send: %s; want stopped by the limit of 2", leadState(l))
 	}
@@ -220,9 +215,7 @@ func TestStreakReactivatedLead(t *testing.T) {
 	e := newEnv(t)
 	s := newStreakLead(e, "again@example.com")
 	for i := range 4 {
-		mid := s.send()
-		e.advance(5 * time.Minute)
-		s.dsn(fmt.Sprintf("ag%d", i), mid, "failed")
+		s.bouncedSend(fmt.Sprintf("ag%d", i), "failed")
 		e.advance(24 * time.Hour)
 	}
 	if l := e.getLead(s.id); l.Status != store.LeadStopped {
@@ -232,9 +225,7 @@ func TestStreakReactivatedLead(t *testing.T) {
 		"status": store.LeadActive, "stop_reason": "", "stopped_at": nil, "consecutive_soft_bounces": 0, "retry_after": nil}).Error; err != nil {
 		t.Fatal(err)
 	}
-	mid := s.send()
-	e.advance(5 * time.Minute)
-	s.dsn("ag-after", mid, "failed")
+	s.bouncedSend("ag-after", "failed")
 	if l := e.getLead(s.id); l.Status != store.LeadActive || l.ConsecutiveSoftBounces != 1 {
 		t.Fatalf("soft bounce after reactivation: %s; want active, 1", leadState(l))
 	}
