@@ -406,3 +406,26 @@ func TestWorkerRunsMailboxSync(t *testing.T) {
 		t.Fatalf("%d events, want 50", n)
 	}
 }
+
+// TestEnqueueDueFailureUndoesClaims has the scheduler enqueue into a Redis
+// that is not there: every claimed mailbox of the batch, not only the one
+// whose enqueue failed, is due again at once.
+func TestEnqueueDueFailureUndoesClaims(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	for i := range 3 {
+		if _, err := f.svc.Create(ctx, f.ws, mailbox.Input{Settings: mailbox.Settings{Host: "127.0.0.1", Port: 1000 + i, TLS: mailbox.TLSNone, Username: "u"}, Credentials: mailbox.Credentials{Password: "p"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A loopback port nobody listens on.
+	client := asynq.NewClient(asynq.RedisClientOpt{Addr: "127.0.0.1:1", DialTimeout: time.Second})
+	defer client.Close()
+	sched := &Scheduler{DB: f.db, Queue: client}
+	if n, err := sched.EnqueueDue(ctx); err == nil || n != 0 {
+		t.Fatalf("EnqueueDue without Redis = %d, %v; want 0 and an error", n, err)
+	}
+	if ids, err := store.ClaimDueMailboxes(ctx, f.db, time.Now(), time.Minute, 10); err != nil || len(ids) != 3 {
+		t.Fatalf("claimed %v, %v after a failed round; want all 3 mailboxes due again", ids, err)
+	}
+}

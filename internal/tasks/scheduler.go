@@ -58,8 +58,9 @@ func (s *Scheduler) log() *slog.Logger {
 }
 
 // EnqueueDue claims the due mailboxes and enqueues their syncs, returning
-// how many were newly queued. A mailbox whose enqueue fails is due again
-// at once (its claim is undone), so the next round retries it.
+// how many were newly queued. When an enqueue fails, that mailbox and the
+// rest of its batch are due again at once (their claims are undone), so
+// the next round retries them.
 func (s *Scheduler) EnqueueDue(ctx context.Context) (int, error) {
 	now := time.Now()
 	if s.Now != nil {
@@ -78,11 +79,15 @@ func (s *Scheduler) EnqueueDue(ctx context.Context) (int, error) {
 		if err != nil {
 			return queued, err
 		}
-		for _, id := range ids {
+		for i, id := range ids {
 			ok, err := EnqueueSync(ctx, s.Queue, id, s.Options...)
 			if err != nil {
-				if uerr := store.RescheduleMailbox(ctx, s.DB, id, now); uerr != nil {
-					s.log().Error("tasks: undo claim", "mailbox_id", id, "err", uerr)
+				// Undo the claims not enqueued: this mailbox's and the
+				// rest of the batch's, which would otherwise wait Hold.
+				for _, id := range ids[i:] {
+					if uerr := store.RescheduleMailbox(ctx, s.DB, id, now); uerr != nil {
+						s.log().Error("tasks: undo claim", "mailbox_id", id, "err", uerr)
+					}
 				}
 				return queued, err
 			}
