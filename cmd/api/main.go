@@ -9,11 +9,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"math"
 	"net"
 	"net/http"
-	"os"
-	"strconv"
 	"time"
 
 	"github.com/hibiken/asynq"
@@ -21,6 +18,7 @@ import (
 
 	"github.com/rebound-hq/rebound/internal/api"
 	"github.com/rebound-hq/rebound/internal/app"
+	"github.com/rebound-hq/rebound/internal/config"
 	"github.com/rebound-hq/rebound/internal/metrics"
 	"github.com/rebound-hq/rebound/internal/tasks"
 )
@@ -49,10 +47,7 @@ func run(ctx context.Context) error {
 		return err
 	}
 
-	rl, err := rateLimitFromEnv(os.LookupEnv)
-	if err != nil {
-		return err
-	}
+	rl := rateLimit(cfg)
 	log.Info("api: rate limit per API key", "per_second", rl.PerSecond, "burst", rl.Burst)
 	deps := api.Deps{
 		DB:            db,
@@ -97,24 +92,8 @@ func run(ctx context.Context) error {
 	return nil
 }
 
-// rateLimitFromEnv reads the per-API-key rate limit: API_RATE_PER_SECOND
-// (requests a second sustained, 0 turns limiting off) and API_RATE_BURST
-// (requests at once). Unset variables keep api.DefaultRateLimit.
-func rateLimitFromEnv(lookup func(string) (string, bool)) (api.RateLimit, error) {
-	rl := api.DefaultRateLimit
-	if s, ok := lookup("API_RATE_PER_SECOND"); ok && s != "" {
-		f, err := strconv.ParseFloat(s, 64)
-		if err != nil || f < 0 || math.IsInf(f, 0) || math.IsNaN(f) {
-			return rl, fmt.Errorf("API_RATE_PER_SECOND=%q: want a number of requests a second, 0 or more", s)
-		}
-		rl.PerSecond = f
-	}
-	if s, ok := lookup("API_RATE_BURST"); ok && s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 1 || n > 1_000_000 {
-			return rl, fmt.Errorf("API_RATE_BURST=%q: want a whole number from 1 to 1000000", s)
-		}
-		rl.Burst = n
-	}
-	return rl, nil
+// rateLimit is the per-API-key rate limit of cfg (API_RATE_PER_SECOND,
+// API_RATE_BURST).
+func rateLimit(cfg *config.Config) api.RateLimit {
+	return api.RateLimit{PerSecond: cfg.APIRatePerSecond, Burst: cfg.APIRateBurst}
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/rebound-hq/rebound/internal/api"
+	"github.com/rebound-hq/rebound/internal/config"
 	"github.com/rebound-hq/rebound/internal/dbtest"
 )
 
@@ -111,20 +112,24 @@ func TestRunRejectsBadConfig(t *testing.T) {
 	}
 }
 
-func TestRateLimitFromEnv(t *testing.T) {
-	env := func(m map[string]string) func(string) (string, bool) {
-		return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
+func TestRateLimit(t *testing.T) {
+	load := func(vars map[string]string) (api.RateLimit, error) {
+		cfg, err := config.LoadFrom(vars)
+		if err != nil {
+			return api.RateLimit{}, err
+		}
+		return rateLimit(cfg), nil
 	}
-	rl, err := rateLimitFromEnv(env(nil))
+	rl, err := load(nil)
 	if err != nil || rl != api.DefaultRateLimit {
 		t.Fatalf("defaults = %+v %v", rl, err)
 	}
-	rl, err = rateLimitFromEnv(env(map[string]string{"API_RATE_PER_SECOND": "2.5", "API_RATE_BURST": "7"}))
+	rl, err = load(map[string]string{"API_RATE_PER_SECOND": "2.5", "API_RATE_BURST": "7"})
 	if err != nil || rl.PerSecond != 2.5 || rl.Burst != 7 {
 		t.Fatalf("set = %+v %v", rl, err)
 	}
 	for _, bad := range []map[string]string{{"API_RATE_PER_SECOND": "-1"}, {"API_RATE_PER_SECOND": "fast"}, {"API_RATE_BURST": "0"}} {
-		if _, err := rateLimitFromEnv(env(bad)); err == nil {
+		if _, err := load(bad); err == nil {
 			t.Errorf("%v accepted", bad)
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"net"
 	"net/url"
 	"os"
@@ -44,6 +45,11 @@ type Config struct {
 	RedisURL string `env:"REDIS_URL" envDefault:"redis://127.0.0.1:56379/0" expect:"a redis:// or rediss:// URL" secret:"url"`
 	// APIAddr is the address cmd/api listens on.
 	APIAddr string `env:"API_ADDR" envDefault:"127.0.0.1:8080" expect:"host:port to listen on, such as :8080 or 127.0.0.1:8080"`
+	// APIRatePerSecond is the per-API-key rate limit of cmd/api, in requests
+	// a second sustained; 0 turns limiting off.
+	APIRatePerSecond float64 `env:"API_RATE_PER_SECOND" envDefault:"20" expect:"a number of requests a second, 0 or more"`
+	// APIRateBurst is how many requests one API key may make at once.
+	APIRateBurst int `env:"API_RATE_BURST" envDefault:"100" expect:"a whole number from 1 to 1000000"`
 	// LogLevel is the minimum level logged.
 	LogLevel slog.Level `env:"LOG_LEVEL" envDefault:"info" expect:"debug, info, warn or error"`
 	// LogFormat selects JSON lines (production) or slog's text format.
@@ -238,6 +244,12 @@ func (c *Config) validate() []error {
 	}
 	if _, port, err := net.SplitHostPort(c.APIAddr); err != nil || port == "" {
 		bad("API_ADDR", c.APIAddr)
+	}
+	if c.APIRatePerSecond < 0 || math.IsInf(c.APIRatePerSecond, 0) || math.IsNaN(c.APIRatePerSecond) {
+		bad("API_RATE_PER_SECOND", fmt.Sprint(c.APIRatePerSecond))
+	}
+	if c.APIRateBurst < 1 || c.APIRateBurst > 1_000_000 {
+		bad("API_RATE_BURST", fmt.Sprint(c.APIRateBurst))
 	}
 	if c.LogLevel != slog.LevelDebug && c.LogLevel != slog.LevelInfo && c.LogLevel != slog.LevelWarn && c.LogLevel != slog.LevelError {
 		bad("LOG_LEVEL", c.LogLevel.String())
