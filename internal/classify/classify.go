@@ -96,12 +96,6 @@ type Evidence struct {
 	Recipient string
 }
 
-// Reason decides the reason of a failed or delayed delivery from its status
-// code, reply code, diagnostic text and the decoder's hint; see ReasonOf.
-func Reason(status, reply, diagnostic, hint string) string {
-	return ReasonOf(Evidence{Status: status, ReplyCode: reply, Diagnostic: diagnostic, Hint: hint})
-}
-
 // retryHints are reasons a decoder may state from a fixed sentence that
 // still say less than the remote server's own text or code.
 var retryHints = map[string]bool{
