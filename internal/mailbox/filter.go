@@ -154,49 +154,61 @@ func TriageHeader(raw []byte) Triage {
 	return Triage{}
 }
 
+// matchSender reports the rule by which the field's addresses (each
+// address, then its display name) or, failing those, its raw text name a
+// DSN sender; "" if none does.
 func matchSender(h mail.Header, field string) string {
 	raw := h.Get(field)
 	if raw == "" {
 		return ""
 	}
-	var candidates []string
+	field = strings.ToLower(field)
 	if addrs, err := h.AddressList(field); err == nil {
 		for _, a := range addrs {
-			candidates = append(candidates, strings.ToLower(a.Address), "name:"+strings.ToLower(a.Name))
+			if r := matchSenderAddress(strings.ToLower(a.Address)); r != "" {
+				return field + " " + r
+			}
+			if name := strings.ToLower(a.Name); name != "" {
+				for _, n := range bounceSenderNames {
+					if strings.Contains(name, n) {
+						return field + " name " + n
+					}
+				}
+			}
 		}
 	}
 	// Some DSN senders write bare "MAILER-DAEMON" without a domain, which
-	// is not an RFC 5322 address; keep the raw text too.
-	candidates = append(candidates, strings.ToLower(raw))
-	for _, c := range candidates {
-		if name, ok := strings.CutPrefix(c, "name:"); ok {
-			for _, n := range bounceSenderNames {
-				if name != "" && strings.Contains(name, n) {
-					return strings.ToLower(field) + " name " + n
-				}
-			}
-			continue
+	// is not an RFC 5322 address; match the raw text too.
+	if r := matchSenderAddress(strings.ToLower(raw)); r != "" {
+		return field + " " + r
+	}
+	return ""
+}
+
+// matchSenderAddress reports which bounce sender or list manager the local
+// part of the lower-case address addr is; "" if neither.
+func matchSenderAddress(addr string) string {
+	local := addr
+	if i := strings.LastIndexByte(addr, '@'); i >= 0 {
+		local = addr[:i]
+	}
+	local = strings.Trim(local, "<>\" ")
+	if strings.Contains(local, "mailer-daemon") || strings.Contains(local, "postmaster") {
+		return "mailer-daemon"
+	}
+	for _, s := range bounceSenders {
+		if local == s || strings.HasPrefix(local, s+"+") || strings.HasPrefix(local, s+"-") {
+			return s
 		}
-		local := c
-		if i := strings.LastIndexByte(c, '@'); i >= 0 {
-			local = c[:i]
+	}
+	for _, suf := range listManagerSuffixes {
+		if strings.HasSuffix(local, suf) {
+			return "list manager " + suf
 		}
-		local = strings.Trim(local, "<>\" ")
-		for _, s := range bounceSenders {
-			if local == s || strings.HasPrefix(local, s+"+") || strings.HasPrefix(local, s+"-") ||
-				strings.Contains(local, "mailer-daemon") || strings.Contains(local, "postmaster") {
-				return strings.ToLower(field) + " " + s
-			}
-		}
-		for _, suf := range listManagerSuffixes {
-			if strings.HasSuffix(local, suf) {
-				return strings.ToLower(field) + " list manager " + suf
-			}
-		}
-		for _, pre := range listManagerPrefixes {
-			if strings.HasPrefix(local, pre) {
-				return strings.ToLower(field) + " list manager " + pre
-			}
+	}
+	for _, pre := range listManagerPrefixes {
+		if strings.HasPrefix(local, pre) {
+			return "list manager " + pre
 		}
 	}
 	return ""
