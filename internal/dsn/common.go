@@ -304,8 +304,10 @@ func replyCodeOf(s string, fail bool) string {
 func isDig(c byte) bool    { return c >= '0' && c <= '9' }
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
-// collapseSpace joins lines and runs of white space into single spaces.
+// collapseSpace trims s and joins lines and runs of white space into single
+// spaces.
 func collapseSpace(s string) string {
+	s = strings.TrimSpace(s)
 	need := false
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -315,7 +317,7 @@ func collapseSpace(s string) string {
 		}
 	}
 	if !need {
-		return strings.TrimSpace(s)
+		return s
 	}
 	var b strings.Builder
 	b.Grow(len(s))

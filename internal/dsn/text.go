@@ -448,7 +448,7 @@ func stripBoilerplate(s string) string {
 			s = s[:i] + s[i+len(b):]
 		}
 	}
-	s = strings.TrimSpace(collapseSpace(s))
+	s = collapseSpace(s)
 	// Postfix signs its template "The mail system".
 	s = strings.TrimSpace(strings.TrimSuffix(s, "The mail system"))
 	for i := 0; i < len(s); i++ {

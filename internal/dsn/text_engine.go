@@ -501,7 +501,7 @@ func (r *rcptRule) match(line, t string) (addr, rest string, ok bool) {
 // finish completes a Result from its diagnostic: codes, hint, kind, format.
 func (f *textFormat) finish(r *Result, delayed bool) {
 	r.Format = f.name
-	r.Diagnostic = capText(squeezeSpaces(r.Diagnostic), textDiagLimit)
+	r.Diagnostic = capText(collapseSpace(r.Diagnostic), textDiagLimit)
 	low := strings.ToLower(capText(r.Diagnostic, textScanLimit))
 	st, rc := diagCodes(r.Diagnostic)
 	if r.Status == "" {
@@ -566,7 +566,7 @@ func fallbackRecipients(h textHeader, section string) []Result {
 		return nil
 	}
 	var rs []Result
-	diag := squeezeSpaces(section)
+	diag := collapseSpace(section)
 	for _, p := range strings.Split(v, ",") {
 		if a := cleanAddr(strings.TrimSpace(p)); a != "" {
 			rs = append(rs, Result{Recipient: a, Diagnostic: diag})
@@ -643,38 +643,6 @@ func joinDiag(first string, lines []string) string {
 			b.WriteByte(' ')
 		}
 		b.WriteString(l)
-	}
-	return b.String()
-}
-
-// squeezeSpaces trims s and collapses runs of white space to one space.
-func squeezeSpaces(s string) string {
-	s = strings.TrimSpace(s)
-	clean := true
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c == '\t' || c == '\r' || c == '\n' || (c == ' ' && i+1 < len(s) && s[i+1] == ' ') {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s))
-	space := false
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c == ' ' || c == '\t' || c == '\r' || c == '\n' {
-			space = true
-			continue
-		}
-		if space && b.Len() > 0 {
-			b.WriteByte(' ')
-		}
-		space = false
-		b.WriteByte(c)
 	}
 	return b.String()
 }
