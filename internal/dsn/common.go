@@ -170,10 +170,10 @@ func codePairOf(s string, fail bool) (string, string) {
 		if c != '4' && c != '5' && c != '2' || fail && c == '2' {
 			continue
 		}
-		if i > 0 && (isDig(s[i-1]) || s[i-1] == '.' || isLetter(s[i-1])) {
+		if i > 0 && (isDigit(s[i-1]) || s[i-1] == '.' || isAlpha(s[i-1])) {
 			continue
 		}
-		if !isDig(s[i+1]) || !isDig(s[i+2]) || (s[i+3] != ' ' && s[i+3] != '-') {
+		if !isDigit(s[i+1]) || !isDigit(s[i+2]) || (s[i+3] != ' ' && s[i+3] != '-') {
 			continue
 		}
 		j := i + 4
@@ -236,12 +236,12 @@ func findStatusAt(s string, from int) (string, int) {
 		if s[i+1] != '.' {
 			continue
 		}
-		if i > 0 && (isDig(s[i-1]) || s[i-1] == '.') {
+		if i > 0 && (isDigit(s[i-1]) || s[i-1] == '.') {
 			continue
 		}
 		j := i + 2
 		n := 0
-		for j < len(s) && isDig(s[j]) && n < 4 {
+		for j < len(s) && isDigit(s[j]) && n < 4 {
 			j++
 			n++
 		}
@@ -250,14 +250,14 @@ func findStatusAt(s string, from int) (string, int) {
 		}
 		j++
 		k := 0
-		for j < len(s) && isDig(s[j]) && k < 4 {
+		for j < len(s) && isDigit(s[j]) && k < 4 {
 			j++
 			k++
 		}
 		if k == 0 || k > 3 {
 			continue
 		}
-		if j < len(s) && (isDig(s[j]) || s[j] == '.' && j+1 < len(s) && isDig(s[j+1])) {
+		if j < len(s) && (isDigit(s[j]) || s[j] == '.' && j+1 < len(s) && isDigit(s[j+1])) {
 			continue
 		}
 		return s[i:j], i
@@ -280,11 +280,11 @@ func replyCodeOf(s string, fail bool) string {
 		}
 		if i > 0 {
 			p := s[i-1]
-			if isDig(p) || isLetter(p) || p == '.' || p == '-' || p == '#' || p == '/' || p == ':' && i > 1 && isDig(s[i-2]) || p == '+' || p == '=' || p == '_' {
+			if isDigit(p) || isAlpha(p) || p == '.' || p == '-' || p == '#' || p == '/' || p == ':' && i > 1 && isDigit(s[i-2]) || p == '+' || p == '=' || p == '_' {
 				continue
 			}
 		}
-		if s[i+1] < '0' || s[i+1] > '5' || !isDig(s[i+2]) {
+		if s[i+1] < '0' || s[i+1] > '5' || !isDigit(s[i+2]) {
 			continue
 		}
 		if i+3 < len(s) {
@@ -292,7 +292,7 @@ func replyCodeOf(s string, fail bool) string {
 			if n != ' ' && n != '-' && n != '\t' && n != ',' && n != ')' && n != ']' && n != '"' {
 				continue
 			}
-			if n == '-' && i+4 < len(s) && isDig(s[i+4]) {
+			if n == '-' && i+4 < len(s) && isDigit(s[i+4]) {
 				continue
 			}
 		}
@@ -300,9 +300,6 @@ func replyCodeOf(s string, fail bool) string {
 	}
 	return ""
 }
-
-func isDig(c byte) bool    { return c >= '0' && c <= '9' }
-func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 // collapseSpace trims s and joins lines and runs of white space into single
 // spaces.

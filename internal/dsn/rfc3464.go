@@ -302,7 +302,7 @@ func splitTyped(v string) (string, string) {
 	t := strings.TrimSpace(v[:semi])
 	for i := 0; i < len(t); i++ {
 		c := t[i]
-		if !(isLetter(c) || isDig(c) || c == '-' || c == '_') {
+		if !(isAlpha(c) || isDigit(c) || c == '-' || c == '_') {
 			return "", strings.TrimSpace(v)
 		}
 	}
@@ -354,7 +354,7 @@ func matchResult(text []Result, r *Result, i, n int) *Result {
 func uninformative(d string) bool {
 	letters := 0
 	for i := 0; i < len(d); i++ {
-		if isLetter(d[i]) || d[i] >= 0x80 {
+		if isAlpha(d[i]) || d[i] >= 0x80 {
 			letters++
 		}
 	}

@@ -605,7 +605,7 @@ func recipientLine(line, lineL string, prefixes []string) (string, string, bool)
 	if s == "" {
 		return "", "", false
 	}
-	if len(s) > 5 && (s[0] == '4' || s[0] == '5') && isDig(s[1]) && isDig(s[2]) && s[3] == ' ' && s[4] == '<' {
+	if len(s) > 5 && (s[0] == '4' || s[0] == '5') && isDigit(s[1]) && isDigit(s[2]) && s[3] == ' ' && s[4] == '<' {
 		// Sendmail's "550 <user@example.org>... User unknown".
 		if gt := strings.IndexByte(s, '>'); gt > 0 && strings.HasPrefix(s[gt+1:], "...") {
 			if a := cleanAddress(s[5:gt]); a != "" {
