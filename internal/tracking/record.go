@@ -3,7 +3,6 @@ package tracking
 import (
 	"cmp"
 	"context"
-	"encoding/hex"
 	"fmt"
 	"slices"
 	"strconv"
@@ -19,7 +18,8 @@ import (
 )
 
 // prepared is one Incoming after the work done outside the transaction:
-// hashing, compression, decoding and classification.
+// hashing, then (unless stored, or a later copy in its batch) compression,
+// decoding and classification.
 type prepared struct {
 	pos        int // index in the batch (-1 in reprocessing)
 	in         Incoming
@@ -30,6 +30,7 @@ type prepared struct {
 	decodeErr  string
 	results    []decoded
 	tokens     []string // VERP tokens of the message's envelope fields
+	stored     bool     // held by the workspace before the batch: only hashed
 
 	rawID int64
 	isNew bool
@@ -45,20 +46,6 @@ type decoded struct {
 
 // maxDiagnostic bounds the diagnostic text kept on an event, in bytes.
 const maxDiagnostic = 4000
-
-func (s *Service) prepare(in Incoming, now time.Time) (*prepared, error) {
-	sum := DedupeHash(in.Raw)
-	gz, err := compress(in.Raw)
-	if err != nil {
-		return nil, err
-	}
-	p := &prepared{in: in, hash: hex.EncodeToString(sum[:]), content: gz, receivedAt: in.ReceivedAt.UTC()}
-	if in.ReceivedAt.IsZero() {
-		p.receivedAt = now
-	}
-	s.decodeInto(p, in.Raw)
-	return p, nil
-}
 
 // decodeInto decodes raw into p's status, error, results and VERP tokens.
 // A decoder panic is caught and stored as an undecoded message: no input may
@@ -215,6 +202,9 @@ func (s *Service) recordWorkspace(ctx context.Context, tx *gorm.DB, now time.Tim
 		}
 		first[p.hash] = p
 		fresh = append(fresh, p)
+		if p.stored {
+			continue
+		}
 		rows = append(rows, store.RawInsert{
 			Hash: p.hash, Content: p.content, Size: len(p.in.Raw), MailboxID: p.in.MailboxID,
 			Folder: cleanText(p.in.Folder, 1000), UIDValidity: int64(p.in.UIDValidity), UID: int64(p.in.UID),

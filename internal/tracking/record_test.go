@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/rebound-hq/rebound/internal/dsn"
 	"github.com/rebound-hq/rebound/internal/store"
 	"github.com/rebound-hq/rebound/internal/tracking"
 )
@@ -496,4 +498,41 @@ func TestWorkspaceIsolation(t *testing.T) {
 		t.Fatalf("workspace A counters = %+v", got)
 	}
 	e.checkCounters(other)
+}
+
+// TestRecordDecodesEachMessageOnce: a batch decodes a message the workspace
+// already holds not at all, and copies within the batch once, while the
+// outcomes still report every copy as a duplicate.
+func TestRecordDecodesEachMessageOnce(t *testing.T) {
+	e := newEnv(t)
+	var decoded atomic.Int64
+	svc := tracking.New(e.db, tracking.Options{Now: e.clock, Decode: func(raw []byte) ([]dsnResult, error) {
+		decoded.Add(1)
+		return dsn.Decode(raw)
+	}})
+	old := bounce{ID: "once1", Recipient: "once@example.com", Status: "5.1.1", Diag: "550 5.1.1 no such user"}.bytes()
+	if _, err := svc.Record(e.ctx, tracking.Incoming{WorkspaceID: e.ws, Raw: old}); err != nil {
+		t.Fatal(err)
+	}
+	if n := decoded.Load(); n != 1 {
+		t.Fatalf("first record decoded %d times, want 1", n)
+	}
+	fresh := bounce{ID: "once2", Recipient: "once@example.com", Status: "5.1.1", Diag: "550 5.1.1 no such user"}.bytes()
+	outs, err := svc.RecordBatch(e.ctx, []tracking.Incoming{
+		{WorkspaceID: e.ws, Raw: old}, {WorkspaceID: e.ws, Raw: fresh}, {WorkspaceID: e.ws, Raw: fresh}, {WorkspaceID: e.ws, Raw: old},
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := decoded.Load(); n != 2 {
+		t.Fatalf("after the batch: %d decodes, want 2 (the new message once)", n)
+	}
+	for i, dup := range []bool{true, false, true, true} {
+		if outs[i].Duplicate != dup || outs[i].DecodeStatus != store.DecodeDecoded {
+			t.Fatalf("outcome %d = %+v, want duplicate %v, decoded", i, outs[i], dup)
+		}
+	}
+	if outs[0].RawMessageID != outs[3].RawMessageID || outs[1].RawMessageID != outs[2].RawMessageID {
+		t.Fatalf("copies point at different rows: %+v", outs)
+	}
 }

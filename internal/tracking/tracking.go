@@ -21,6 +21,7 @@ package tracking
 
 import (
 	"context"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"net/textproto"
@@ -183,7 +184,7 @@ func (s *Service) RecordBatch(ctx context.Context, msgs []Incoming, cp *Checkpoi
 			return nil, fmt.Errorf("message %d: %w", i, errNoWorkspace)
 		}
 	}
-	preps, err := s.prepareAll(msgs, now)
+	preps, err := s.prepareAll(ctx, msgs, now)
 	if err != nil {
 		return nil, err
 	}
@@ -216,38 +217,85 @@ func codeEntry(r dsn.Result) string {
 	return ""
 }
 
-// prepareAll hashes, compresses, decodes and classifies msgs outside the
-// transaction, on up to GOMAXPROCS goroutines.
-func (s *Service) prepareAll(msgs []Incoming, now time.Time) ([]*prepared, error) {
+// prepareAll hashes msgs, then compresses, decodes and classifies those
+// whose work can be stored, outside the transaction, on up to GOMAXPROCS
+// goroutines. A message the workspace already held before the batch (one
+// query per workspace) and a later copy within the batch are only hashed:
+// recording reads neither's content nor results, and raw messages are never
+// deleted, so a re-sync of a whole folder decodes nothing twice.
+func (s *Service) prepareAll(ctx context.Context, msgs []Incoming, now time.Time) ([]*prepared, error) {
 	preps := make([]*prepared, len(msgs))
-	errs := make([]error, len(msgs))
-	workers := min(runtime.GOMAXPROCS(0), (len(msgs)+15)/16)
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range max(workers, 1) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(msgs) {
-					return
-				}
-				p, err := s.prepare(msgs[i], now)
-				if err != nil {
-					errs[i] = fmt.Errorf("tracking: message %d: %w", i, err)
-					continue
-				}
-				p.pos = i
-				preps[i] = p
-			}
-		}()
+	inParallel(len(msgs), func(i int) {
+		sum := DedupeHash(msgs[i].Raw)
+		p := &prepared{pos: i, in: msgs[i], hash: hex.EncodeToString(sum[:]), receivedAt: msgs[i].ReceivedAt.UTC()}
+		if msgs[i].ReceivedAt.IsZero() {
+			p.receivedAt = now
+		}
+		preps[i] = p
+	})
+	type key struct {
+		ws   int64
+		hash string
 	}
-	wg.Wait()
+	work := make([]bool, len(preps))
+	seen := map[key]bool{}
+	for _, group := range byWorkspace(preps) {
+		hashes := make([]string, len(group))
+		for i, p := range group {
+			hashes[i] = p.hash
+		}
+		stored, err := store.FindRawMessages(ctx, s.db, group[0].in.WorkspaceID, hashes)
+		if err != nil {
+			return nil, fmt.Errorf("tracking: %w", err)
+		}
+		for _, p := range group {
+			k := key{p.in.WorkspaceID, p.hash}
+			if _, ok := stored[p.hash]; ok {
+				p.stored = true
+			} else if !seen[k] {
+				work[p.pos] = true
+			}
+			seen[k] = true
+		}
+	}
+	errs := make([]error, len(preps))
+	inParallel(len(preps), func(i int) {
+		if !work[i] {
+			return
+		}
+		p := preps[i]
+		gz, err := compress(p.in.Raw)
+		if err != nil {
+			errs[i] = fmt.Errorf("tracking: message %d: %w", i, err)
+			return
+		}
+		p.content = gz
+		s.decodeInto(p, p.in.Raw)
+	})
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
 	return preps, nil
+}
+
+// inParallel calls fn(i) for every i in [0, n) on up to GOMAXPROCS
+// goroutines (one per 16 items), and returns when every call has.
+func inParallel(n int, fn func(i int)) {
+	workers := max(min(runtime.GOMAXPROCS(0), (n+15)/16), 1)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				fn(i)
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // inTx runs fn in a transaction, again when it fails on a deadlock or a
