@@ -51,6 +51,7 @@ type Deps struct {
 type handlers struct {
 	Deps
 	limiter *keyLimiter
+	metrics http.Handler // metrics.Handler(), built once
 }
 
 // DefaultRateLimit is the per-API-key rate limit when Deps.RateLimit is
@@ -71,7 +72,7 @@ func Register(e *echo.Echo, d Deps) {
 	if d.RateLimit != nil {
 		rl = *d.RateLimit
 	}
-	h := &handlers{Deps: d, limiter: newKeyLimiter(rl)}
+	h := &handlers{Deps: d, limiter: newKeyLimiter(rl), metrics: metrics.Handler()}
 	e.HTTPErrorHandler = ErrorHandler(d.Log)
 	if d.DB != nil {
 		watchDatabase(d.DB)
@@ -241,7 +242,7 @@ func (h *handlers) getOpenAPI(c echo.Context) error {
 
 // getMetrics serves the Prometheus registry.
 func (h *handlers) getMetrics(c echo.Context) error {
-	metrics.Handler().ServeHTTP(c.Response(), c.Request())
+	h.metrics.ServeHTTP(c.Response(), c.Request())
 	return nil
 }
 
