@@ -55,6 +55,17 @@ func (f *fixture) createMailbox(tb testing.TB, u mailboxtest.DovecotUser, passwo
 	return v.ID
 }
 
+// createUnreachable creates a mailbox at a loopback port nobody listens
+// on (1, or 1000 and up in tests needing several).
+func (f *fixture) createUnreachable(tb testing.TB, port int) int64 {
+	tb.Helper()
+	v, err := f.svc.Create(context.Background(), f.ws, mailbox.Input{Settings: mailbox.Settings{Host: "127.0.0.1", Port: port, TLS: mailbox.TLSNone, Username: "u"}, Credentials: mailbox.Credentials{Password: "p"}})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return v.ID
+}
+
 func (f *fixture) count(tb testing.TB, q string, args ...any) int64 {
 	tb.Helper()
 	var n int64
@@ -227,18 +238,14 @@ func TestSyncMailboxAuthError(t *testing.T) {
 func TestSyncMailboxNetworkErrorBacksOff(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
-	// A loopback port nobody listens on.
-	v, err := f.svc.Create(ctx, f.ws, mailbox.Input{Settings: mailbox.Settings{Host: "127.0.0.1", Port: 1, TLS: mailbox.TLSNone, Username: "u"}, Credentials: mailbox.Credentials{Password: "p"}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	id := f.createUnreachable(t, 1)
 	var gaps []time.Duration
 	for range 3 {
-		_, err := f.syncer.SyncMailbox(ctx, v.ID)
+		_, err := f.syncer.SyncMailbox(ctx, id)
 		if err == nil || errors.Is(err, asynq.SkipRetry) {
 			t.Fatalf("network failure = %v; want a retryable error", err)
 		}
-		got, _ := f.svc.Get(ctx, f.ws, v.ID)
+		got, _ := f.svc.Get(ctx, f.ws, id)
 		if got.Status != store.MailboxError {
 			t.Fatalf("status %q after network failure", got.Status)
 		}
@@ -256,28 +263,25 @@ func TestSyncMailboxNetworkErrorBacksOff(t *testing.T) {
 func TestSyncMailboxLockedAndGone(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
-	v, err := f.svc.Create(ctx, f.ws, mailbox.Input{Settings: mailbox.Settings{Host: "127.0.0.1", Port: 1, TLS: mailbox.TLSNone, Username: "u"}, Credentials: mailbox.Credentials{Password: "p"}})
+	id := f.createUnreachable(t, 1)
+	unlock, err := store.LockMailboxSync(ctx, f.db, id)
 	if err != nil {
 		t.Fatal(err)
 	}
-	unlock, err := store.LockMailboxSync(ctx, f.db, v.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := store.LockMailboxSync(ctx, f.db, v.ID); !errors.Is(err, store.ErrLocked) {
+	if _, err := store.LockMailboxSync(ctx, f.db, id); !errors.Is(err, store.ErrLocked) {
 		t.Fatalf("second lock = %v, want ErrLocked", err)
 	}
-	if _, err := f.syncer.SyncMailbox(ctx, v.ID); err != nil {
+	if _, err := f.syncer.SyncMailbox(ctx, id); err != nil {
 		t.Fatalf("sync while locked = %v, want a silent skip", err)
 	}
-	if got, _ := f.svc.Get(ctx, f.ws, v.ID); got.LastSyncAt != nil {
+	if got, _ := f.svc.Get(ctx, f.ws, id); got.LastSyncAt != nil {
 		t.Fatal("sync ran while another held the lock")
 	}
 	unlock()
-	if err := f.svc.Delete(ctx, f.ws, v.ID); err != nil {
+	if err := f.svc.Delete(ctx, f.ws, id); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.syncer.SyncMailbox(ctx, v.ID); err != nil {
+	if _, err := f.syncer.SyncMailbox(ctx, id); err != nil {
 		t.Fatalf("sync of deleted mailbox = %v", err)
 	}
 }
@@ -312,11 +316,7 @@ func TestEnqueueAndSchedule(t *testing.T) {
 	ctx := context.Background()
 	var ids []int64
 	for i := range 2 {
-		v, err := f.svc.Create(ctx, f.ws, mailbox.Input{Settings: mailbox.Settings{Host: "127.0.0.1", Port: 1000 + i, TLS: mailbox.TLSNone, Username: "u"}, Credentials: mailbox.Credentials{Password: "p"}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ids = append(ids, v.ID)
+		ids = append(ids, f.createUnreachable(t, 1000+i))
 	}
 	cleanup := func() {
 		// Other packages' tests share this Redis database; remove only
@@ -414,9 +414,7 @@ func TestEnqueueDueFailureUndoesClaims(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
 	for i := range 3 {
-		if _, err := f.svc.Create(ctx, f.ws, mailbox.Input{Settings: mailbox.Settings{Host: "127.0.0.1", Port: 1000 + i, TLS: mailbox.TLSNone, Username: "u"}, Credentials: mailbox.Credentials{Password: "p"}}); err != nil {
-			t.Fatal(err)
-		}
+		f.createUnreachable(t, 1000+i)
 	}
 	// A loopback port nobody listens on.
 	client := asynq.NewClient(asynq.RedisClientOpt{Addr: "127.0.0.1:1", DialTimeout: time.Second})
