@@ -65,9 +65,9 @@ func isAutoReply(m *message) bool {
 				return true
 			}
 		}
-		return hasAnyOf(m.subjectL, autoReplySubjects[:8])
+		return containsAny(m.subjectL, autoReplySubjects[:8])
 	}
-	return hasAnyOf(m.subjectL, autoReplySubjects)
+	return containsAny(m.subjectL, autoReplySubjects)
 }
 
 // firstMsgID returns the first message identifier of a field value

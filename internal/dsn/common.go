@@ -153,7 +153,7 @@ func looksTemporary(s string) bool {
 	if s == "" {
 		return false
 	}
-	return hasAnyOf(lowerASCII(s), temporaryPhrases)
+	return containsAny(lowerASCII(s), temporaryPhrases)
 }
 
 // codePair returns the first reply code immediately followed by an

@@ -374,16 +374,6 @@ func indexFold(b []byte, needle string) int {
 	return -1
 }
 
-// hasAnyOf reports whether s contains one of the substrings.
-func hasAnyOf(s string, subs []string) bool {
-	for _, x := range subs {
-		if strings.Contains(s, x) {
-			return true
-		}
-	}
-	return false
-}
-
 // indexAny returns the smallest index in s of one of subs, or -1.
 func indexAny(s string, subs []string) int {
 	best := -1

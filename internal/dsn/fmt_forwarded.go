@@ -21,7 +21,7 @@ func init() {
 			}
 			from := lowerASCII(decodeWords(c.hdr.get("from")))
 			subj := lowerASCII(decodeWords(c.hdr.get("subject")))
-			return isDaemonSender(from) && hasAnyOf(subj, bounceSubjects)
+			return isDaemonSender(from) && containsAny(subj, bounceSubjects)
 		},
 		Parse: func(m *message) ([]Result, error) {
 			c := m.origPart.children[0]

@@ -145,7 +145,7 @@ func init() {
 				// read from it (Parse returns nothing otherwise).
 				return true
 			}
-			return hasAnyOf(m.subjectL, bounceSubjects) && hasAnyOf(m.lowerText(), genericBodyMarkers)
+			return containsAny(m.subjectL, bounceSubjects) && containsAny(m.lowerText(), genericBodyMarkers)
 		},
 		Parse: func(m *message) ([]Result, error) { return parseLoose(m, &genericFormat), nil },
 	})
@@ -171,7 +171,7 @@ func isDaemonSender(fromL string) bool {
 	if strings.Contains(fromL, "<>") || strings.TrimSpace(fromL) == "" {
 		return true // the null reverse-path is reserved for notifications (RFC 5321 §4.5.5)
 	}
-	return hasAnyOf(fromL, daemonSenders)
+	return containsAny(fromL, daemonSenders)
 }
 
 // daemonSenders are From markers of mail systems (lower case).
@@ -382,14 +382,14 @@ var delayBodyPhrases = []string{
 // failure, by its subject or a warning sentence in the first part of its
 // text.
 func delayNotice(m *message) bool {
-	if hasAnyOf(m.subjectL, delaySubjects) {
+	if containsAny(m.subjectL, delaySubjects) {
 		return true
 	}
 	low := m.lowerText()
 	if len(low) > 4096 {
 		low = low[:4096]
 	}
-	return hasAnyOf(low, delayBodyPhrases)
+	return containsAny(low, delayBodyPhrases)
 }
 
 // permanentIn reports whether a diagnostic carries a permanent (5xx /
