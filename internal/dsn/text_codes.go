@@ -140,11 +140,8 @@ func diagCodes(s string) (status, reply string) {
 			i += n - 1
 		}
 	}
-	if firstStatus != "" && firstReply != "" && firstStatus[0] != firstReply[0] {
-		// A temporary reply code with a permanent status (or the reverse)
-		// is not a pair; keep both, classify weighs them.
-		return firstStatus, firstReply
-	}
+	// Without a pair both are kept, even a temporary reply code beside a
+	// permanent status (or the reverse): classify weighs them.
 	return firstStatus, firstReply
 }
 
