@@ -125,7 +125,3 @@ func readBody(c echo.Context) ([]byte, error) {
 	}
 	return buf.Bytes(), nil
 }
-
-// jsonUnmarshal is json.Unmarshal, kept in one place so optional fields
-// decode like the rest of the body.
-func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"encoding/json"
 	"strconv"
 	"strings"
 	"time"
@@ -112,7 +113,5 @@ func (o *optional[T]) UnmarshalJSON(b []byte) error {
 		o.Null = true
 		return nil
 	}
-	return jsonUnmarshal(b, &o.Value)
+	return json.Unmarshal(b, &o.Value)
 }
-
-func itoa(n int) string { return strconv.Itoa(n) }

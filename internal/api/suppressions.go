@@ -3,6 +3,7 @@ package api
 import (
 	"errors"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -154,7 +155,7 @@ func (h *handlers) putPolicy(c echo.Context) error {
 	}
 	var chk checks
 	inRange := func(field string, v *int, lo, hi int) {
-		chk.check(v == nil || *v >= lo && *v <= hi, "body", field, "must be null or from "+itoa(lo)+" to "+itoa(hi))
+		chk.check(v == nil || *v >= lo && *v <= hi, "body", field, "must be null or from "+strconv.Itoa(lo)+" to "+strconv.Itoa(hi))
 	}
 	inRange("soft_bounce_limit", req.SoftBounceLimit, 1, 100)
 	inRange("backoff_base_seconds", req.BackoffBaseSeconds, 1, 2592000)
