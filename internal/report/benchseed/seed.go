@@ -16,6 +16,7 @@ import (
 	"database/sql"
 	"fmt"
 	"reflect"
+	"strings"
 	"time"
 
 	"gorm.io/gorm"
@@ -64,6 +65,12 @@ type Result struct {
 	CampaignIDs []int64
 	Sent        int64
 	Events      int64
+}
+
+// aggregate returns the store's named from-scratch counter query, without
+// its closing semicolon, to be used as a subquery.
+func aggregate(name string) string {
+	return strings.TrimSuffix(store.Query(name), ";")
 }
 
 // step is one statement of the seed, with a name for progress output.
@@ -153,74 +160,19 @@ func Seed(ctx context.Context, db *sql.DB, name string, o Options, progress func
 			FROM e JOIN l ON l.campaign_id = e.campaign_id
 			JOIN mix ON e.r >= mix.lo AND e.r < mix.hi, r, m`,
 			end, o.Campaigns, o.LeadsPer, o.Events-1, o.ResultsPerRaw, span)},
-		{"campaign counters", `INSERT INTO report_campaign_counters (workspace_id, campaign_id, sent, events, bounced, hard, soft,
-			       complaints, auto_replies, delayed, delivered, leads_bounced)
-			WITH ev AS (
-				SELECT COALESCE(campaign_id, 0) AS campaign_id, count(*) AS events,
-				       count(*) FILTER (WHERE kind = 'bounce') AS bounced, count(*) FILTER (WHERE class = 'hard') AS hard,
-				       count(*) FILTER (WHERE class = 'soft') AS soft, count(*) FILTER (WHERE kind = 'complaint') AS complaints,
-				       count(*) FILTER (WHERE kind = 'auto_reply') AS auto_replies,
-				       count(*) FILTER (WHERE kind = 'delayed') AS delayed, count(*) FILTER (WHERE kind = 'delivered') AS delivered,
-				       count(DISTINCT lead_id) FILTER (WHERE kind = 'bounce') AS leads_bounced
-				FROM bounce_events WHERE workspace_id = $1 GROUP BY 1
-			), se AS (SELECT campaign_id, count(*) AS sent FROM sent_messages WHERE workspace_id = $1 GROUP BY 1)
-			SELECT $1, COALESCE(ev.campaign_id, se.campaign_id), COALESCE(se.sent, 0), COALESCE(ev.events, 0),
-			       COALESCE(ev.bounced, 0), COALESCE(ev.hard, 0), COALESCE(ev.soft, 0), COALESCE(ev.complaints, 0),
-			       COALESCE(ev.auto_replies, 0), COALESCE(ev.delayed, 0), COALESCE(ev.delivered, 0), COALESCE(ev.leads_bounced, 0)
-			FROM ev FULL JOIN se ON ev.campaign_id = se.campaign_id`},
-		{"dimension counters", `INSERT INTO report_dimension_counters (workspace_id, campaign_id, dimension, value, sent, events,
-			       bounced, hard, soft, complaints, auto_replies, delayed, delivered)
-			WITH ev AS (
-				SELECT COALESCE(campaign_id, 0) AS campaign_id, 'provider' AS dimension, provider AS value, kind, class
-				FROM bounce_events WHERE workspace_id = $1
-				UNION ALL
-				SELECT COALESCE(campaign_id, 0), 'mailbox', COALESCE(sending_mailbox_id::text, ''), kind, class
-				FROM bounce_events WHERE workspace_id = $1
-			), evc AS (
-				SELECT campaign_id, dimension, value, count(*) AS events,
-				       count(*) FILTER (WHERE kind = 'bounce') AS bounced, count(*) FILTER (WHERE class = 'hard') AS hard,
-				       count(*) FILTER (WHERE class = 'soft') AS soft, count(*) FILTER (WHERE kind = 'complaint') AS complaints,
-				       count(*) FILTER (WHERE kind = 'auto_reply') AS auto_replies,
-				       count(*) FILTER (WHERE kind = 'delayed') AS delayed, count(*) FILTER (WHERE kind = 'delivered') AS delivered
-				FROM ev GROUP BY 1, 2, 3
-			), se AS (
-				SELECT campaign_id, 'provider' AS dimension, provider AS value, count(*) AS sent
-				FROM sent_messages WHERE workspace_id = $1 GROUP BY 1, 2, 3
-				UNION ALL
-				SELECT campaign_id, 'mailbox', COALESCE(mailbox_id::text, ''), count(*)
-				FROM sent_messages WHERE workspace_id = $1 GROUP BY 1, 2, 3
-			)
-			SELECT $1, COALESCE(evc.campaign_id, se.campaign_id), COALESCE(evc.dimension, se.dimension),
-			       COALESCE(evc.value, se.value), COALESCE(se.sent, 0), COALESCE(evc.events, 0), COALESCE(evc.bounced, 0),
-			       COALESCE(evc.hard, 0), COALESCE(evc.soft, 0), COALESCE(evc.complaints, 0), COALESCE(evc.auto_replies, 0),
-			       COALESCE(evc.delayed, 0), COALESCE(evc.delivered, 0)
-			FROM evc FULL JOIN se
-			  ON evc.campaign_id = se.campaign_id AND evc.dimension = se.dimension AND evc.value = se.value`},
+		// The counters from the store's own from-scratch aggregation (the
+		// queries RecountCounters and Verify use), written set-based.
+		{"campaign counters", `INSERT INTO report_campaign_counters (workspace_id, campaign_id, sent, events, bounced, hard,
+			       soft, complaints, auto_replies, delayed, delivered, leads_bounced)
+			SELECT $1::bigint, a.* FROM (` + aggregate("aggregate-campaign-counters") + `) a`},
+		{"dimension counters", `INSERT INTO report_dimension_counters (workspace_id, campaign_id, dimension, value, sent,
+			       events, bounced, hard, soft, complaints, auto_replies, delayed, delivered)
+			SELECT $1::bigint, a.* FROM (` + aggregate("aggregate-dimension-counters") + `) a`},
 		{"label counters", `INSERT INTO report_label_counters (workspace_id, campaign_id, label, class, code, events)
-			SELECT $1, COALESCE(campaign_id, 0), label, COALESCE(class, ''),
-			       CASE WHEN status <> '' THEN status ELSE reply_code END, count(*)
-			FROM bounce_events WHERE workspace_id = $1 GROUP BY 2, 3, 4, 5`},
-		{"period counters", `INSERT INTO report_period_counters (workspace_id, campaign_id, period_start, sent, events, bounced,
-			       hard, soft, complaints, auto_replies, delayed, delivered)
-			WITH ev AS (
-				SELECT COALESCE(campaign_id, 0) AS campaign_id,
-				       date_bin('15 minutes', occurred_at, timestamptz '2000-01-01 00:00:00+00') AS period_start,
-				       count(*) AS events, count(*) FILTER (WHERE kind = 'bounce') AS bounced,
-				       count(*) FILTER (WHERE class = 'hard') AS hard, count(*) FILTER (WHERE class = 'soft') AS soft,
-				       count(*) FILTER (WHERE kind = 'complaint') AS complaints,
-				       count(*) FILTER (WHERE kind = 'auto_reply') AS auto_replies,
-				       count(*) FILTER (WHERE kind = 'delayed') AS delayed, count(*) FILTER (WHERE kind = 'delivered') AS delivered
-				FROM bounce_events WHERE workspace_id = $1 GROUP BY 1, 2
-			), se AS (
-				SELECT campaign_id, date_bin('15 minutes', sent_at, timestamptz '2000-01-01 00:00:00+00') AS period_start,
-				       count(*) AS sent
-				FROM sent_messages WHERE workspace_id = $1 GROUP BY 1, 2
-			)
-			SELECT $1, COALESCE(ev.campaign_id, se.campaign_id), COALESCE(ev.period_start, se.period_start),
-			       COALESCE(se.sent, 0), COALESCE(ev.events, 0), COALESCE(ev.bounced, 0), COALESCE(ev.hard, 0),
-			       COALESCE(ev.soft, 0), COALESCE(ev.complaints, 0), COALESCE(ev.auto_replies, 0),
-			       COALESCE(ev.delayed, 0), COALESCE(ev.delivered, 0)
-			FROM ev FULL JOIN se ON ev.campaign_id = se.campaign_id AND ev.period_start = se.period_start`},
+			SELECT $1::bigint, a.* FROM (` + aggregate("aggregate-label-counters") + `) a`},
+		{"period counters", `INSERT INTO report_period_counters (workspace_id, campaign_id, period_start, sent, events,
+			       bounced, hard, soft, complaints, auto_replies, delayed, delivered)
+			SELECT $1::bigint, a.* FROM (` + aggregate("aggregate-period-counters") + `) a`},
 		{"lead bounce counts", `UPDATE leads l SET bounce_count = b.n, last_event_at = b.last
 			FROM (SELECT lead_id, count(*) FILTER (WHERE kind = 'bounce') AS n, max(occurred_at) AS last
 			      FROM bounce_events WHERE workspace_id = $1 GROUP BY 1) b
