@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"text/tabwriter"
+	"unicode/utf8"
 
 	"github.com/rebound-hq/rebound/internal/classify"
 	"github.com/rebound-hq/rebound/internal/dsn"
@@ -187,7 +188,11 @@ func printTable(w io.Writer, lines []decodeLine) {
 	for _, l := range lines {
 		diag := str(l.Diagnostic)
 		if len(diag) > 70 {
-			diag = diag[:70] + "…"
+			n := 70
+			for n > 0 && !utf8.RuneStart(diag[n]) {
+				n--
+			}
+			diag = diag[:n] + "…"
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%t\t%s\t%s\n",
 			filepath.Base(l.File), l.Index, l.Kind, str(l.Recipient), str(l.Status), str(l.ReplyCode),

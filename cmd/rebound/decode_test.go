@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // decodeFields is the exact --json field set of issue 3.
@@ -104,5 +105,19 @@ func TestDecodeFolderStdinAndErrors(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "RECIPIENT") || !strings.Contains(out.String(), "alice@gmail.com") {
 		t.Errorf("table output:\n%s", out.String())
+	}
+}
+
+// The table cuts a long diagnostic at a character boundary: a Japanese or
+// Russian notice must not print half a character.
+func TestDecodeTableCutsAtRune(t *testing.T) {
+	diag := strings.Repeat("a", 69) + "日本語のエラー"
+	var out bytes.Buffer
+	printTable(&out, []decodeLine{{File: "x.eml", Kind: "bounce", Diagnostic: &diag}})
+	if !utf8.Valid(out.Bytes()) {
+		t.Errorf("table output is not valid UTF-8: %q", out.String())
+	}
+	if !strings.Contains(out.String(), strings.Repeat("a", 69)+"…") {
+		t.Errorf("diagnostic not cut before the 70th byte's character:\n%s", out.String())
 	}
 }
