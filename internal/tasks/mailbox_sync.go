@@ -214,13 +214,13 @@ func (s *Syncer) SyncMailbox(ctx context.Context, id int64) (mailbox.Stats, erro
 
 	conn, err := mailbox.Dial(ctx, settings, creds, s.Mailbox.Policy)
 	if err != nil {
-		return mailbox.Stats{}, s.fail(ctx, row, settings, err)
+		return mailbox.Stats{}, s.fail(ctx, row, settings, err, mailbox.Stats{})
 	}
 	defer conn.Close()
 	if rt := conn.RotatedRefreshToken(); rt != "" {
 		creds.RefreshToken = rt
 		if err := s.Mailbox.Reseal(ctx, row, creds); err != nil {
-			return mailbox.Stats{}, s.fail(ctx, row, settings, err)
+			return mailbox.Stats{}, s.fail(ctx, row, settings, err, mailbox.Stats{})
 		}
 	}
 	rec := &Recorder{Tracking: s.Tracking, WorkspaceID: row.WorkspaceID, MailboxID: row.ID}
@@ -235,12 +235,9 @@ func (s *Syncer) SyncMailbox(ctx context.Context, id int64) (mailbox.Stats, erro
 	return st, nil
 }
 
-// fail stores a failed sync and returns the error for asynq.
-func (s *Syncer) fail(ctx context.Context, row *store.MailboxRow, settings mailbox.Settings, err error, partial ...mailbox.Stats) error {
-	var st mailbox.Stats
-	if len(partial) > 0 {
-		st = partial[0]
-	}
+// fail stores a failed sync, with the stats of what it committed, and
+// returns the error for asynq.
+func (s *Syncer) fail(ctx context.Context, row *store.MailboxRow, settings mailbox.Settings, err error, st mailbox.Stats) error {
 	if ctx.Err() != nil {
 		// Shutdown (or the task's deadline) cut the sync short: what was
 		// committed stays, with its checkpoint; the rest is for the next
@@ -248,23 +245,19 @@ func (s *Syncer) fail(ctx context.Context, row *store.MailboxRow, settings mailb
 		s.interrupted(ctx, row, st)
 		return fmt.Errorf("tasks: mailbox %d: sync interrupted after %d messages: %w", row.ID, st.Seen, err)
 	}
-	var ve *mailbox.ValidationError
-	if !errors.Is(err, mailbox.ErrAuth) {
-		metrics.SyncFinished(metrics.SyncError)
-	}
-	switch {
-	case errors.Is(err, mailbox.ErrAuth):
+	if errors.Is(err, mailbox.ErrAuth) {
 		metrics.SyncFinished(metrics.SyncAuthError)
 		s.finish(ctx, row, settings, st, err, store.MailboxAuthError)
 		return fmt.Errorf("tasks: mailbox %d: %w: %w", row.ID, err, asynq.SkipRetry)
-	case errors.As(err, &ve), errors.Is(err, mailbox.ErrPrivateHost), errors.Is(err, mailbox.ErrCapability):
-		// Settings the deployment refuses: retrying cannot help.
-		s.finish(ctx, row, settings, st, err, store.MailboxError)
-		return fmt.Errorf("tasks: mailbox %d: %w: %w", row.ID, err, asynq.SkipRetry)
-	default:
-		s.finish(ctx, row, settings, st, err, store.MailboxError)
-		return fmt.Errorf("tasks: mailbox %d: %w", row.ID, err)
 	}
+	metrics.SyncFinished(metrics.SyncError)
+	s.finish(ctx, row, settings, st, err, store.MailboxError)
+	var ve *mailbox.ValidationError
+	if errors.As(err, &ve) || errors.Is(err, mailbox.ErrPrivateHost) || errors.Is(err, mailbox.ErrCapability) {
+		// Settings the deployment refuses: retrying cannot help.
+		return fmt.Errorf("tasks: mailbox %d: %w: %w", row.ID, err, asynq.SkipRetry)
+	}
+	return fmt.Errorf("tasks: mailbox %d: %w", row.ID, err)
 }
 
 func (s *Syncer) finish(ctx context.Context, row *store.MailboxRow, settings mailbox.Settings, st mailbox.Stats, syncErr error, status string) {
