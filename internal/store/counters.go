@@ -83,23 +83,9 @@ func (c *CounterDeltas) AddLeadsBounced(campaignID, n int64) { c.LeadsBounced[ca
 
 type campaignRow struct {
 	CampaignID int64 `json:"campaign_id"`
-	metricsJSON
+	Metrics
 	LeadsBounced int64 `json:"leads_bounced"`
 }
-
-type metricsJSON struct {
-	Sent        int64 `json:"sent"`
-	Events      int64 `json:"events"`
-	Bounced     int64 `json:"bounced"`
-	Hard        int64 `json:"hard"`
-	Soft        int64 `json:"soft"`
-	Complaints  int64 `json:"complaints"`
-	AutoReplies int64 `json:"auto_replies"`
-	Delayed     int64 `json:"delayed"`
-	Delivered   int64 `json:"delivered"`
-}
-
-func toJSON(m Metrics) metricsJSON { return metricsJSON(m) }
 
 // ApplyCounterDeltas writes the deltas to the workspace's counter tables.
 func ApplyCounterDeltas(ctx context.Context, db *gorm.DB, workspaceID int64, c *CounterDeltas) error {
@@ -121,7 +107,7 @@ func ApplyCounterDeltas(ctx context.Context, db *gorm.DB, workspaceID int64, c *
 		if p := c.Campaigns[id]; p != nil {
 			m = *p
 		}
-		camp = append(camp, campaignRow{CampaignID: id, metricsJSON: toJSON(m), LeadsBounced: c.LeadsBounced[id]})
+		camp = append(camp, campaignRow{CampaignID: id, Metrics: m, LeadsBounced: c.LeadsBounced[id]})
 	}
 	slices.SortFunc(camp, func(a, b campaignRow) int { return cmp.Compare(a.CampaignID, b.CampaignID) })
 
@@ -129,12 +115,12 @@ func ApplyCounterDeltas(ctx context.Context, db *gorm.DB, workspaceID int64, c *
 		CampaignID int64  `json:"campaign_id"`
 		Dimension  string `json:"dimension"`
 		Value      string `json:"value"`
-		metricsJSON
+		Metrics
 	}
 	var dims []dimRow
 	for k, m := range c.Dimensions {
 		if !m.IsZero() {
-			dims = append(dims, dimRow{k.CampaignID, k.Dimension, k.Value, toJSON(*m)})
+			dims = append(dims, dimRow{k.CampaignID, k.Dimension, k.Value, *m})
 		}
 	}
 	slices.SortFunc(dims, func(a, b dimRow) int {
@@ -162,12 +148,12 @@ func ApplyCounterDeltas(ctx context.Context, db *gorm.DB, workspaceID int64, c *
 	type periodRow struct {
 		CampaignID  int64     `json:"campaign_id"`
 		PeriodStart time.Time `json:"period_start"`
-		metricsJSON
+		Metrics
 	}
 	var periods []periodRow
 	for k, m := range c.Periods {
 		if !m.IsZero() {
-			periods = append(periods, periodRow{k.CampaignID, k.PeriodStart, toJSON(*m)})
+			periods = append(periods, periodRow{k.CampaignID, k.PeriodStart, *m})
 		}
 	}
 	slices.SortFunc(periods, func(a, b periodRow) int {

@@ -245,17 +245,18 @@ type PolicySettings struct {
 	UpdatedAt                time.Time
 }
 
-// Metrics are the report counter columns shared by the counter tables.
+// Metrics are the report counter columns shared by the counter tables; the
+// JSON names are the columns' (ApplyCounterDeltas sends rows as jsonb).
 type Metrics struct {
-	Sent        int64
-	Events      int64
-	Bounced     int64
-	Hard        int64
-	Soft        int64
-	Complaints  int64
-	AutoReplies int64
-	Delayed     int64
-	Delivered   int64
+	Sent        int64 `json:"sent"`
+	Events      int64 `json:"events"`
+	Bounced     int64 `json:"bounced"`
+	Hard        int64 `json:"hard"`
+	Soft        int64 `json:"soft"`
+	Complaints  int64 `json:"complaints"`
+	AutoReplies int64 `json:"auto_replies"`
+	Delayed     int64 `json:"delayed"`
+	Delivered   int64 `json:"delivered"`
 }
 
 // Add adds o to m.
