@@ -144,8 +144,7 @@ func (h *handlers) listLeads(c echo.Context) error {
 func (h *handlers) campaignOf(c echo.Context, campaignID int64, in, field string) error {
 	_, err := store.GetCampaign(c.Request().Context(), h.DB, workspaceID(c), campaignID)
 	if errors.Is(err, store.ErrNotFound) {
-		return &Error{Code: CodeNotFound, Detail: in + " " + field + ": no such campaign in this workspace",
-			Fields: []FieldError{{In: in, Field: field, Message: "no such campaign in this workspace"}}, Err: err}
+		return fieldError(CodeNotFound, in, field, "no such campaign in this workspace", err)
 	}
 	return err
 }

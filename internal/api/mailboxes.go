@@ -382,12 +382,10 @@ func init() {
 		var ve *mailbox.ValidationError
 		switch {
 		case errors.As(err, &ve):
-			field := ve.Field // the Settings JSON name, the same in the body
-			return &Error{Code: CodeInvalid, Detail: "body " + field + ": " + ve.Reason,
-				Fields: []FieldError{{In: "body", Field: field, Message: ve.Reason}}, Err: err}
+			// ve.Field is the Settings JSON name, the same in the body.
+			return fieldError(CodeInvalid, "body", ve.Field, ve.Reason, err)
 		case errors.Is(err, mailbox.ErrPrivateHost):
-			return &Error{Code: CodeInvalid, Detail: "body host: resolves to a non-public address",
-				Fields: []FieldError{{In: "body", Field: "host", Message: "resolves to a non-public address"}}, Err: err}
+			return fieldError(CodeInvalid, "body", "host", "resolves to a non-public address", err)
 		}
 		return nil
 	})

@@ -111,8 +111,15 @@ func errorf(code Code, format string, args ...any) *Error {
 
 // invalidField returns a CodeInvalid error naming one field.
 func invalidField(in, field, message string) *Error {
-	return &Error{Code: CodeInvalid, Detail: in + " " + field + ": " + message,
-		Fields: []FieldError{{In: in, Field: field, Message: message}}}
+	return fieldError(CodeInvalid, in, field, message, nil)
+}
+
+// fieldError returns an error of code naming one field at fault (in
+// "body", "query", ...), with its message as the detail too; cause, which
+// may be nil, is kept for logging.
+func fieldError(code Code, in, field, message string, cause error) *Error {
+	return &Error{Code: code, Detail: in + " " + field + ": " + message,
+		Fields: []FieldError{{In: in, Field: field, Message: message}}, Err: cause}
 }
 
 // notFound returns a CodeNotFound error for the named resource.
@@ -269,6 +276,5 @@ func conflictField(err error, field, message string) error {
 	if !errors.Is(err, store.ErrConflict) {
 		return err
 	}
-	return &Error{Code: CodeConflict, Detail: "body " + field + ": " + message,
-		Fields: []FieldError{{In: "body", Field: field, Message: message}}, Err: err}
+	return fieldError(CodeConflict, "body", field, message, err)
 }

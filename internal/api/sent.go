@@ -151,8 +151,7 @@ func (h *handlers) createSentMessage(c echo.Context) error {
 		return err
 	}
 	if p, ok := bad[0]; ok {
-		return &Error{Code: CodeNotFound, Detail: "body " + p.field + ": " + p.message,
-			Fields: []FieldError{{In: "body", Field: p.field, Message: p.message}}}
+		return fieldError(CodeNotFound, "body", p.field, p.message, nil)
 	}
 	outs, err := svc.RecordSent(c.Request().Context(), workspaceID(c), msgs)
 	if err != nil {
