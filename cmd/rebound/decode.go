@@ -188,15 +188,22 @@ func printTable(w io.Writer, lines []decodeLine) {
 	for _, l := range lines {
 		diag := str(l.Diagnostic)
 		if len(diag) > 70 {
-			n := 70
-			for n > 0 && !utf8.RuneStart(diag[n]) {
-				n--
-			}
-			diag = diag[:n] + "…"
+			diag = cutUTF8(diag, 70) + "…"
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%t\t%s\t%s\n",
 			filepath.Base(l.File), l.Index, l.Kind, str(l.Recipient), str(l.Status), str(l.ReplyCode),
 			str(l.Class), str(l.Reason), str(l.Label), l.AddressInvalid, str(l.Provider), diag)
 	}
 	tw.Flush()
+}
+
+// cutUTF8 returns s cut to at most n bytes at a character boundary.
+func cutUTF8(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }

@@ -271,5 +271,5 @@ func clip(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	return s[:n] + "..."
+	return cutUTF8(s, n) + "..."
 }

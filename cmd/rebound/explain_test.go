@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func runExplainArgs(t *testing.T, stdin string, args ...string) (int, string, string) {
@@ -136,5 +137,17 @@ func TestExplainWrapsLongReplies(t *testing.T) {
 		if len(line) > 78 && !strings.Contains(line, "://") {
 			t.Errorf("line longer than 78 columns: %q", line)
 		}
+	}
+}
+
+// "Server said" quotes the reply cut at a character boundary.
+func TestExplainClipsAtRune(t *testing.T) {
+	var out, errb bytes.Buffer
+	in := "550 5.1.1 a" + strings.Repeat("ö", 150)
+	if code := runExplain(context.Background(), []string{in}, nil, &out, &errb); code != 0 {
+		t.Fatalf("exit %d, want 0: %s", code, errb.String())
+	}
+	if !utf8.Valid(out.Bytes()) {
+		t.Errorf("output is not valid UTF-8: %q", out.String())
 	}
 }
