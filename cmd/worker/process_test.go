@@ -213,11 +213,7 @@ func newProcessEnv(t *testing.T) *processEnv {
 		key[i] = byte(i * 7)
 	}
 	e.keys = "k1:" + base64.StdEncoding.EncodeToString(key)
-	keys, active, err := secret.ParseKeys(e.keys)
-	if err != nil {
-		t.Fatal(err)
-	}
-	kr, err := secret.NewKeyring(keys, active)
+	kr, err := secret.ParseKeyring(e.keys, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -318,8 +314,8 @@ func (e *processEnv) start(t *testing.T, name string, extra ...string) *workerPr
 }
 
 // stop sends SIGTERM and waits for the process to exit; it returns the exit
-// error and how long the exit took.
-func (w *workerProc) stop(t *testing.T) (error, time.Duration) {
+// time the exit took and the exit error.
+func (w *workerProc) stop(t *testing.T) (time.Duration, error) {
 	t.Helper()
 	start := time.Now()
 	if err := w.cmd.Process.Signal(syscall.SIGTERM); err != nil {
@@ -328,10 +324,10 @@ func (w *workerProc) stop(t *testing.T) (error, time.Duration) {
 	select {
 	case err := <-w.done:
 		w.done <- err // for the cleanup
-		return err, time.Since(start)
+		return time.Since(start), err
 	case <-time.After(60 * time.Second):
 		t.Fatal("worker did not exit within 60s of SIGTERM")
-		return nil, 0
+		return 0, nil
 	}
 }
 
@@ -579,7 +575,7 @@ func TestSIGTERMDuringSync(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor(t, 30*time.Second, "first batch committed", func() bool { return lastUID() > 0 })
-	err, took := w.stop(t)
+	took, err := w.stop(t)
 	if err != nil {
 		t.Fatalf("worker exit after SIGTERM: %v", err)
 	}
