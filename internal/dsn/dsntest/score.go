@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/rebound-hq/rebound/internal/classify"
 	"github.com/rebound-hq/rebound/internal/dsn"
@@ -262,9 +263,13 @@ func deref(s *string) string {
 	return *s
 }
 
+// clip cuts s to at most n bytes, at a character boundary, marking the cut.
 func clip(s string, n int) string {
 	if len(s) <= n {
 		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
 	}
 	return s[:n] + "…"
 }

@@ -1,7 +1,9 @@
 package dsntest
 
 import (
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/rebound-hq/rebound/internal/dsn"
 )
@@ -40,5 +42,23 @@ func TestScore(t *testing.T) {
 	}
 	if Family("lhost-postfix-07.eml") != "lhost-postfix" || Family("rb-issue-368-bug.eml") != "rb-issue-368-bug" {
 		t.Errorf("Family")
+	}
+}
+
+// A failure row quotes a long diagnostic cut at a character boundary.
+func TestFailureClipsAtRune(t *testing.T) {
+	rows := []Row{{File: "g.eml", Index: 1, Recipient: sp("g@x.test"), Status: sp("5.1.1"), Reason: "userunknown", AddressInvalid: true}}
+	diag := "a" + strings.Repeat("ö", 100)
+	files := map[string]FileResult{
+		"g.eml": {Results: []Got{{Kind: dsn.KindBounce, Recipient: "g@x.test", Status: "5.1.1", Class: "hard", Reason: "onhold", Diagnostic: diag}}},
+	}
+	rep := Score(rows, files)
+	if len(rep.Failures) == 0 {
+		t.Fatal("no failure recorded")
+	}
+	for _, f := range rep.Failures {
+		if !utf8.ValidString(f.Got) {
+			t.Errorf("%s: %q is not valid UTF-8", f.Field, f.Got)
+		}
 	}
 }
