@@ -35,6 +35,8 @@ type decodeLine struct {
 	OriginalMessageID *string `json:"original_message_id"`
 }
 
+const decodeUsage = "usage: rebound decode [--json] PATH... (a file, a folder of *.eml, or - for stdin)"
+
 // runDecode implements `rebound decode [--json] PATH...`: PATH is a file, a
 // folder (its *.eml files, sorted by name) or - for standard input. A
 // message that fails to decode is reported on stderr; the others are still
@@ -47,14 +49,14 @@ func runDecode(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		case "--json", "-json":
 			asJSON = true
 		case "-h", "--help":
-			fmt.Fprintln(stderr, "usage: rebound decode [--json] PATH... (a file, a folder of *.eml, or - for stdin)")
+			fmt.Fprintln(stderr, decodeUsage)
 			return 0
 		default:
 			paths = append(paths, a)
 		}
 	}
 	if len(paths) == 0 {
-		fmt.Fprintln(stderr, "usage: rebound decode [--json] PATH... (a file, a folder of *.eml, or - for stdin)")
+		fmt.Fprintln(stderr, decodeUsage)
 		return 2
 	}
 	files, err := expandPaths(paths)
