@@ -219,10 +219,7 @@ func ErrorHandler(base *slog.Logger) echo.HTTPErrorHandler {
 		if c.Response().Committed {
 			return
 		}
-		log := logging.FromContext(c.Request().Context())
-		if log == nil {
-			log = base
-		}
+		log := logging.FromContextOr(c.Request().Context(), base)
 		e := toAPIError(err)
 		st, ok := statusOf[e.Code]
 		if !ok {

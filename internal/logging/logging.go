@@ -37,10 +37,16 @@ func WithContext(ctx context.Context, l *slog.Logger) context.Context {
 // FromContext returns the logger stored by WithContext, or slog.Default()
 // when ctx carries none.
 func FromContext(ctx context.Context) *slog.Logger {
+	return FromContextOr(ctx, slog.Default())
+}
+
+// FromContextOr returns the logger stored by WithContext, or fallback when
+// ctx carries none.
+func FromContextOr(ctx context.Context, fallback *slog.Logger) *slog.Logger {
 	if ctx != nil {
 		if l, ok := ctx.Value(ctxKey{}).(*slog.Logger); ok && l != nil {
 			return l
 		}
 	}
-	return slog.Default()
+	return fallback
 }

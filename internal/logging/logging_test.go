@@ -49,4 +49,11 @@ func TestContext(t *testing.T) {
 	if !strings.Contains(b.String(), `"request_id":"r1"`) {
 		t.Errorf("logger from context lost its attributes: %q", b.String())
 	}
+	fallback := slog.New(slog.NewJSONHandler(&b, nil))
+	if FromContextOr(context.Background(), fallback) != fallback {
+		t.Error("empty context did not give the fallback")
+	}
+	if FromContextOr(WithContext(context.Background(), l), fallback) != l {
+		t.Error("FromContextOr ignored the context's logger")
+	}
 }
