@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -37,40 +36,16 @@ func TestSyncDovecot(t *testing.T) { runSyncSuite(t, dovecotEnv) }
 // corpusBounces returns the corpus messages that are bounces (all but
 // not-a-bounce), in CRLF form, or nil when the corpus is absent.
 func corpusBounces(t testing.TB) [][]byte {
-	dir, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "corpus"))
+	dir, err := filepath.Abs(corpusRoot)
 	if err != nil {
 		return nil
 	}
-	f, err := os.ReadFile(filepath.Join(dir, "expected.jsonl"))
-	if err != nil {
+	if _, err := os.Stat(filepath.Join(dir, "expected.jsonl")); err != nil {
 		return nil
-	}
-	notBounce := map[string]bool{}
-	files := map[string]bool{}
-	for _, line := range strings.Split(string(f), "\n") {
-		var file, reason string
-		for _, kv := range strings.Split(strings.Trim(line, "{}"), ", \"") {
-			k, v, _ := strings.Cut(kv, ":")
-			k = strings.Trim(k, "\" ")
-			v = strings.Trim(v, "\" ")
-			switch k {
-			case "file":
-				file = v
-			case "reason":
-				reason = v
-			}
-		}
-		if file == "" {
-			continue
-		}
-		files[file] = true
-		if reason == "not-a-bounce" {
-			notBounce[file] = true
-		}
 	}
 	var out [][]byte
-	for file := range files {
-		if notBounce[file] {
+	for file, reason := range corpusReasons(t, dir) {
+		if reason == "not-a-bounce" {
 			continue
 		}
 		raw, err := os.ReadFile(filepath.Join(dir, "emails", file))

@@ -51,10 +51,13 @@ func TestTriageHeader(t *testing.T) {
 	}
 }
 
-// corpusDir returns ../shared/corpus relative to the module root.
+// corpusRoot is ../shared/corpus relative to the module root.
+var corpusRoot = filepath.Join("..", "..", "..", "shared", "corpus")
+
+// corpusDir returns the corpus directory, skipping the test without it.
 func corpusDir(t testing.TB) string {
 	t.Helper()
-	dir, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "corpus"))
+	dir, err := filepath.Abs(corpusRoot)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,6 +65,25 @@ func corpusDir(t testing.TB) string {
 		t.Skipf("corpus not found at %s: %v", dir, err)
 	}
 	return dir
+}
+
+// corpusReasons reads dir's expected.jsonl: the expected reason of each
+// message file (not-a-bounce for mail that is no bounce).
+func corpusReasons(t testing.TB, dir string) map[string]string {
+	t.Helper()
+	f, err := os.ReadFile(filepath.Join(dir, "expected.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reasons := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(f)), "\n") {
+		var row struct{ File, Reason string }
+		if err := json.Unmarshal([]byte(line), &row); err != nil {
+			t.Fatal(err)
+		}
+		reasons[row.File] = row.Reason
+	}
+	return reasons
 }
 
 // headerOf returns the header block of a message file, with the fields the
@@ -88,18 +110,7 @@ func headerOf(t testing.TB, raw []byte) []byte {
 // corpus: a miss here is a bounce the sync would never fetch.
 func TestTriageCorpus(t *testing.T) {
 	dir := corpusDir(t)
-	f, err := os.ReadFile(filepath.Join(dir, "expected.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	reasons := map[string]string{}
-	for _, line := range strings.Split(strings.TrimSpace(string(f)), "\n") {
-		var row struct{ File, Reason string }
-		if err := json.Unmarshal([]byte(line), &row); err != nil {
-			t.Fatal(err)
-		}
-		reasons[row.File] = row.Reason
-	}
+	reasons := corpusReasons(t, dir)
 	missed := 0
 	for file, reason := range reasons {
 		if reason == "not-a-bounce" {
