@@ -14,11 +14,16 @@ func init() {
 				if m.origOffset < 0 {
 					(&looseFormat{}).section(m) // locate the quoted original
 				}
+				fallback, looked := "", false // looked up once, when needed
 				for i := range res {
 					if res[i].Recipient == "" {
-						if rs := fallbackRcpts(m); len(rs) > 0 {
-							res[i].Recipient = rs[0]
+						if !looked {
+							if rs := fallbackRcpts(m); len(rs) > 0 {
+								fallback = rs[0]
+							}
+							looked = true
 						}
+						res[i].Recipient = fallback
 					}
 				}
 			}

@@ -559,8 +559,8 @@ func addressesIn(m *message, sec string) []string {
 	return out
 }
 
-// fallbackRecipients returns the recipients a bounce names outside its
-// text: X-Failed-Recipients (Exim and others), else the original's To.
+// fallbackRcpts returns the recipients a bounce names outside its text:
+// X-Failed-Recipients (Exim and others), else the original's To.
 func fallbackRcpts(m *message) []string {
 	var out []string
 	if v := m.hdr.get("x-failed-recipients"); v != "" {
