@@ -139,20 +139,33 @@ var envelopeFields = map[string]bool{
 	"x-delivered-to": true,
 }
 
+// lowerASCII maps A-Z to a-z and keeps every other byte, so the result has
+// the input's length and byte offsets (strings.ToLower may lengthen
+// non-ASCII text).
+func lowerASCII(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
 // verpTokens returns the tokens of VERP addresses (prefix+TOKEN@domain, the
-// prefix matched without regard to case) found in the top-level To,
+// prefix matched without regard to ASCII case) found in the top-level To,
 // Delivered-To and similar fields of raw, in order of appearance, without
 // duplicates.
 func verpTokens(raw []byte, prefix string) []string {
 	if prefix == "" {
 		return nil
 	}
-	needle := strings.ToLower(prefix) + "+"
+	needle := lowerASCII(prefix) + "+"
 	var out []string
 	rest := raw
 	var field string
 	collect := func(value string) {
-		lv := strings.ToLower(value)
+		lv := lowerASCII(value) // same length as value: its indexes are value's
 		for {
 			i := strings.Index(lv, needle)
 			if i < 0 {

@@ -240,6 +240,12 @@ func TestVERPTokens(t *testing.T) {
 	if got := verpTokens([]byte("To: mybounces+x@example.org\n\n"), "bounces"); len(got) != 0 {
 		t.Fatalf("prefix inside a local part matched: %q", got)
 	}
+	// Letters whose lower case is longer in UTF-8 (U+0130 becomes three
+	// bytes) must not shift the token out of place, nor out of range.
+	odd := "To: " + strings.Repeat("\u0130", 20) + " <bounces+tok9@example.org>\n\n"
+	if got := verpTokens([]byte(odd), "bounces"); len(got) != 1 || got[0] != "tok9" {
+		t.Fatalf("verpTokens after non-ASCII text = %q, want [tok9]", got)
+	}
 }
 
 func TestCompressRoundTrip(t *testing.T) {
