@@ -84,12 +84,12 @@ var nonPublicPrefixes = []netip.Prefix{
 	netip.MustParsePrefix("2001:db8::/32"),   // documentation
 }
 
-// ResolveHost resolves host (a name or an IP literal) and checks every
+// resolveHost resolves host (a name or an IP literal) and checks every
 // address against the policy: with AllowPrivateHosts false, any address that
 // is not public fails the whole host with ErrPrivateHost, so a name cannot
 // smuggle a private address in among public ones. Connections then go to the
 // returned addresses, never to a second lookup (no DNS rebinding).
-func (p *Policy) ResolveHost(ctx context.Context, host string) ([]netip.Addr, error) {
+func (p *Policy) resolveHost(ctx context.Context, host string) ([]netip.Addr, error) {
 	var addrs []netip.Addr
 	if ip, err := netip.ParseAddr(host); err == nil {
 		addrs = []netip.Addr{ip.Unmap()}
@@ -139,7 +139,7 @@ func (p *Policy) CheckSettings(ctx context.Context, s *Settings, c Credentials) 
 }
 
 func (p *Policy) resolveFor(ctx context.Context, s *Settings) ([]netip.Addr, error) {
-	addrs, err := p.ResolveHost(ctx, s.Host)
+	addrs, err := p.resolveHost(ctx, s.Host)
 	if err != nil {
 		return nil, err
 	}
