@@ -488,10 +488,8 @@ func isReportField(line string) bool {
 func senderAddresses(m *message) map[string]bool {
 	out := map[string]bool{}
 	add := func(v string) {
-		for _, a := range strings.Split(v, ",") {
-			if c := cleanAddress(a); c != "" {
-				out[lowerASCII(c)] = true
-			}
+		for _, c := range addressList(v) {
+			out[lowerASCII(c)] = true
 		}
 	}
 	add(m.hdr.get("to"))
@@ -513,12 +511,19 @@ func senderAddresses(m *message) map[string]bool {
 // failedRecipients returns the addresses of X-Failed-Recipients (Exim and
 // others).
 func failedRecipients(m *message) []string {
+	return addressList(m.hdr.get("x-failed-recipients"))
+}
+
+// addressList returns the addresses of a comma-separated field value,
+// cleaned by cleanAddress, or nil.
+func addressList(v string) []string {
+	if v == "" {
+		return nil
+	}
 	var out []string
-	if v := m.hdr.get("x-failed-recipients"); v != "" {
-		for _, a := range strings.Split(v, ",") {
-			if c := cleanAddress(a); c != "" {
-				out = append(out, c)
-			}
+	for _, a := range strings.Split(v, ",") {
+		if c := cleanAddress(a); c != "" {
+			out = append(out, c)
 		}
 	}
 	return out
@@ -531,10 +536,8 @@ func failedRecipients(m *message) []string {
 func addressesIn(m *message, sec string) []string {
 	skip := senderAddresses(m)
 	for _, v := range []string{m.hdr.get("from"), m.hdr.get("reply-to")} {
-		for _, a := range strings.Split(v, ",") {
-			if c := cleanAddress(a); c != "" {
-				skip[lowerASCII(c)] = true
-			}
+		for _, c := range addressList(v) {
+			skip[lowerASCII(c)] = true
 		}
 	}
 	var out []string
@@ -562,26 +565,10 @@ func addressesIn(m *message, sec string) []string {
 // fallbackRcpts returns the recipients a bounce names outside its text:
 // X-Failed-Recipients (Exim and others), else the original's To.
 func fallbackRcpts(m *message) []string {
-	var out []string
-	if v := m.hdr.get("x-failed-recipients"); v != "" {
-		for _, a := range strings.Split(v, ",") {
-			if c := cleanAddress(a); c != "" {
-				out = append(out, c)
-			}
-		}
-		if len(out) > 0 {
-			return out
-		}
+	if out := failedRecipients(m); len(out) > 0 {
+		return out
 	}
-	o := m.originalOf()
-	if o.To != "" {
-		for _, a := range strings.Split(o.To, ",") {
-			if c := cleanAddress(a); c != "" {
-				out = append(out, c)
-			}
-		}
-	}
-	return out
+	return addressList(m.originalOf().To)
 }
 
 // recipientLine reports whether a (trimmed) line opens a recipient: it
