@@ -12,15 +12,6 @@ import (
 	"github.com/rebound-hq/rebound/internal/report"
 )
 
-// Report routes (issue 9): the bounce report of one campaign and of the
-// whole workspace, as JSON or CSV.
-func init() {
-	extraRoutes = append(extraRoutes,
-		route{http.MethodGet, "/v1/campaigns/{campaign_id}/reports/bounces", authKey, 0, (*handlers).getCampaignBounceReport},
-		route{http.MethodGet, "/v1/reports/bounces", authKey, 0, (*handlers).getWorkspaceBounceReport},
-	)
-}
-
 // getCampaignBounceReport serves GET /v1/campaigns/{campaign_id}/reports/bounces.
 func (h *handlers) getCampaignBounceReport(c echo.Context) error {
 	id, err := pathID(c, "campaign_id")

@@ -26,10 +26,9 @@ type route struct {
 	handler   func(h *handlers, c echo.Context) error
 }
 
-// routes is the one table of every route the API serves. Report routes
-// (issue 9) join it through extraRoutes, from reports*.go.
+// routes is the one table of every route the API serves.
 func routes() []route {
-	rs := []route{
+	return []route{
 		{http.MethodGet, "/openapi.yaml", authNone, 0, (*handlers).getOpenAPI},
 		{http.MethodGet, "/metrics", authNone, 0, (*handlers).getMetrics},
 
@@ -83,16 +82,11 @@ func routes() []route {
 		{http.MethodGet, "/v1/codes", authKey, 0, (*handlers).listCodes},
 		{http.MethodGet, "/v1/codes/{code}", authKey, 0, (*handlers).getCode},
 		{http.MethodPost, "/v1/decode", authKey, decodeBodyLimit, (*handlers).decode},
-	}
-	rs = append(rs, extraRoutes...)
-	return rs
-}
 
-// extraRoutes are rows other files of the package add in an init function
-// (the report routes of issue 9, the routes of a service whose package is
-// wired separately), so that routes() stays the one list the server and the
-// spec test read.
-var extraRoutes []route
+		{http.MethodGet, "/v1/campaigns/{campaign_id}/reports/bounces", authKey, 0, (*handlers).getCampaignBounceReport},
+		{http.MethodGet, "/v1/reports/bounces", authKey, 0, (*handlers).getWorkspaceBounceReport},
+	}
+}
 
 // echoPath turns "/v1/leads/{lead_id}" into Echo's "/v1/leads/:lead_id".
 func echoPath(p string) string {

@@ -1,8 +1,7 @@
 // Package api is Rebound's REST API, served with Echo.
 //
 //   - routes.go is the one route table: method, path (as openapi.yaml spells
-//     it), authentication and body limit of every route. Report routes
-//     (issue 9) join it through extraRoutes from reports*.go.
+//     it), authentication and body limit of every route.
 //   - Handlers are thin: they decode and validate the request (naming each
 //     field at fault), call the store or a service, and answer with a
 //     toXResponse converter; GORM models never reach JSON.
