@@ -122,44 +122,46 @@ func (p *process) stop(grace time.Duration) error {
 // waitReady polls url until it answers 200, the process exits or timeout
 // passes.
 func (p *process) waitReady(ctx context.Context, url string, timeout time.Duration) error {
-	deadline := time.Now().Add(timeout)
 	client := &http.Client{Timeout: 2 * time.Second}
-	for {
+	return p.poll(ctx, timeout, fmt.Sprintf("not ready at %s", url), func() (bool, error) {
 		if p.exited() {
-			return p.deadErr()
+			return false, p.deadErr()
 		}
 		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 		resp, err := client.Do(req)
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return nil
-			}
+		if err != nil {
+			return false, nil
 		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("demo: %s not ready at %s within %s; last lines of %s:\n%s", p.name, url, timeout, p.logPath, tail(p.logPath, 15))
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(200 * time.Millisecond):
-		}
-	}
+		resp.Body.Close()
+		return resp.StatusCode == http.StatusOK, nil
+	})
 }
 
 // waitLog waits until a line of the process's log contains substr, the
 // process exits or timeout passes.
 func (p *process) waitLog(ctx context.Context, substr string, timeout time.Duration) error {
-	deadline := time.Now().Add(timeout)
-	for {
+	return p.poll(ctx, timeout, fmt.Sprintf("did not log %q", substr), func() (bool, error) {
 		if b, err := os.ReadFile(p.logPath); err == nil && strings.Contains(string(b), substr) {
-			return nil
+			return true, nil
 		}
 		if p.exited() {
-			return p.deadErr()
+			return false, p.deadErr()
+		}
+		return false, nil
+	})
+}
+
+// poll calls try every 200ms until it reports done or an error, ctx ends
+// or timeout passes; the timeout error says the process's name, what it
+// failed to do (failed) and the end of its log.
+func (p *process) poll(ctx context.Context, timeout time.Duration, failed string, try func() (done bool, err error)) error {
+	deadline := time.Now().Add(timeout)
+	for {
+		if done, err := try(); done || err != nil {
+			return err
 		}
 		if time.Now().After(deadline) {
-			return fmt.Errorf("demo: %s did not log %q within %s; last lines of %s:\n%s", p.name, substr, timeout, p.logPath, tail(p.logPath, 15))
+			return fmt.Errorf("demo: %s %s within %s; last lines of %s:\n%s", p.name, failed, timeout, p.logPath, tail(p.logPath, 15))
 		}
 		select {
 		case <-ctx.Done():
