@@ -2,6 +2,7 @@ package api
 
 import (
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -38,13 +39,8 @@ func queryID(c echo.Context, chk *checks, name string) int64 {
 // allowed.
 func queryEnum(c echo.Context, chk *checks, name string, allowed ...string) string {
 	s := c.QueryParam(name)
-	if s == "" {
-		return ""
-	}
-	for _, a := range allowed {
-		if s == a {
-			return s
-		}
+	if s == "" || oneOf(s, allowed...) {
+		return s
 	}
 	chk.add("query", name, "must be one of "+strings.Join(allowed, ", "))
 	return ""
@@ -89,14 +85,7 @@ func checkLen(chk *checks, field, s string, min, max int) {
 }
 
 // oneOf reports whether s is one of allowed.
-func oneOf(s string, allowed ...string) bool {
-	for _, a := range allowed {
-		if s == a {
-			return true
-		}
-	}
-	return false
-}
+func oneOf(s string, allowed ...string) bool { return slices.Contains(allowed, s) }
 
 // optional is a JSON field that tells "absent" from "null" from a value,
 // for PATCH bodies where null clears a field.
