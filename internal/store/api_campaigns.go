@@ -39,24 +39,7 @@ func CreateCampaign(ctx context.Context, db *gorm.DB, c *Campaign) error {
 // UpdateCampaign writes the given columns of campaign id of workspaceID and
 // returns the row as stored.
 func UpdateCampaign(ctx context.Context, db *gorm.DB, workspaceID, id int64, cols map[string]any) (Campaign, error) {
-	var c Campaign
-	err := db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		if err := tx.Where("workspace_id = ? AND id = ?", workspaceID, id).Take(&c).Error; err != nil {
-			return err
-		}
-		if len(cols) == 0 {
-			return nil
-		}
-		if err := tx.Model(&Campaign{}).Where("workspace_id = ? AND id = ?", workspaceID, id).Updates(cols).Error; err != nil {
-			return err
-		}
-		var fresh Campaign // scanning into the old row would keep fields now NULL
-		if err := tx.Where("workspace_id = ? AND id = ?", workspaceID, id).Take(&fresh).Error; err != nil {
-			return err
-		}
-		c = fresh
-		return nil
-	})
+	c, err := updateRow[Campaign](ctx, db, workspaceID, id, cols)
 	return c, Translate("update campaign", err)
 }
 

@@ -113,3 +113,28 @@ func createAndReload[T any](ctx context.Context, db *gorm.DB, row *T) error {
 	}
 	return db.WithContext(ctx).Take(row).Error
 }
+
+// updateRow writes cols (column name to value; none: only read) to row id
+// of workspaceID in table T and returns the row as stored, in one
+// transaction; a missing row is gorm.ErrRecordNotFound.
+func updateRow[T any](ctx context.Context, db *gorm.DB, workspaceID, id int64, cols map[string]any) (T, error) {
+	var row T
+	err := db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := tx.Where("workspace_id = ? AND id = ?", workspaceID, id).Take(&row).Error; err != nil {
+			return err
+		}
+		if len(cols) == 0 {
+			return nil
+		}
+		if err := tx.Model(new(T)).Where("workspace_id = ? AND id = ?", workspaceID, id).Updates(cols).Error; err != nil {
+			return err
+		}
+		var fresh T // scanning into the old row would keep fields now NULL
+		if err := tx.Where("workspace_id = ? AND id = ?", workspaceID, id).Take(&fresh).Error; err != nil {
+			return err
+		}
+		row = fresh
+		return nil
+	})
+	return row, err
+}

@@ -47,24 +47,7 @@ func CreateLead(ctx context.Context, db *gorm.DB, l *Lead) error {
 // UpdateLead writes the given columns of lead id of workspaceID and returns
 // the row as stored.
 func UpdateLead(ctx context.Context, db *gorm.DB, workspaceID, id int64, cols map[string]any) (Lead, error) {
-	var l Lead
-	err := db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		if err := tx.Where("workspace_id = ? AND id = ?", workspaceID, id).Take(&l).Error; err != nil {
-			return err
-		}
-		if len(cols) == 0 {
-			return nil
-		}
-		if err := tx.Model(&Lead{}).Where("workspace_id = ? AND id = ?", workspaceID, id).Updates(cols).Error; err != nil {
-			return err
-		}
-		var fresh Lead // scanning into the old row would keep fields now NULL
-		if err := tx.Where("workspace_id = ? AND id = ?", workspaceID, id).Take(&fresh).Error; err != nil {
-			return err
-		}
-		l = fresh
-		return nil
-	})
+	l, err := updateRow[Lead](ctx, db, workspaceID, id, cols)
 	return l, Translate("update lead", err)
 }
 
