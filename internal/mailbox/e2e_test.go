@@ -28,12 +28,7 @@ func TestDovecotEndToEnd(t *testing.T) {
 	rec := newMemRecorder()
 	rec.isBounce = func([]byte) bool { return true } // every fetched message counts
 	ctx := context.Background()
-	conn, err := Dial(ctx, e.settings, e.creds, e.policy)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := conn.Sync(ctx, rec, &SyncOptions{Checkpoints: rec.snapshot()})
-	conn.Close()
+	st, err := e.syncBatch(ctx, rec, e.settings, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,12 +38,7 @@ func TestDovecotEndToEnd(t *testing.T) {
 	if after := mailboxtest.Flags(t, admin, "INBOX"); fmt.Sprint(after) != fmt.Sprint(before) {
 		t.Fatal("flags changed by sync")
 	}
-	conn, err = Dial(ctx, e.settings, e.creds, e.policy)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err = conn.Sync(ctx, rec, &SyncOptions{Checkpoints: rec.snapshot()})
-	conn.Close()
+	st, err = e.syncBatch(ctx, rec, e.settings, 0)
 	if err != nil || st.Seen != 0 || len(rec.messages) != bounces {
 		t.Fatalf("second sync: %+v, %v; want nothing new", st, err)
 	}
@@ -73,13 +63,7 @@ func TestDovecotDroppedConnection(t *testing.T) {
 	proxy := mailboxtest.StartDropProxy(t, target, 600_000)
 	s := e.settings
 	s.Host, s.Port = hostPort(t, proxy.Addr())
-	conn, err := Dial(ctx, s, e.creds, e.policy)
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts := &SyncOptions{Checkpoints: rec.snapshot(), BatchSize: 100}
-	st, err := conn.Sync(ctx, rec, opts)
-	conn.Close()
+	st, err := e.syncBatch(ctx, rec, s, 100)
 	if err == nil {
 		t.Fatalf("sync through a cut connection succeeded: %+v", st)
 	}
@@ -89,14 +73,9 @@ func TestDovecotDroppedConnection(t *testing.T) {
 	}
 	t.Logf("cut after %d committed messages (%d recorded): %v", st.Seen, len(rec.messages), err)
 
-	conn, err = Dial(ctx, e.settings, e.creds, e.policy)
-	if err != nil {
-		t.Fatal(err)
-	}
 	ctx2, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
-	st2, err := conn.Sync(ctx2, rec, &SyncOptions{Checkpoints: rec.snapshot(), BatchSize: 100})
-	conn.Close()
+	st2, err := e.syncBatch(ctx2, rec, e.settings, 100)
 	if err != nil {
 		t.Fatal(err)
 	}

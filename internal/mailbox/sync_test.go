@@ -46,14 +46,21 @@ func memEnv(t testing.TB) *syncEnv {
 	}
 }
 
+// sync connects with s and syncs into rec from its checkpoints, in
+// batches of 37.
 func (e *syncEnv) sync(t testing.TB, ctx context.Context, rec *memRecorder, s Settings) (Stats, error) {
 	t.Helper()
+	return e.syncBatch(ctx, rec, s, 37)
+}
+
+// syncBatch is sync with batches of batch messages (0: the default).
+func (e *syncEnv) syncBatch(ctx context.Context, rec *memRecorder, s Settings, batch int) (Stats, error) {
 	conn, err := Dial(ctx, s, e.creds, e.policy)
 	if err != nil {
 		return Stats{}, err
 	}
 	defer conn.Close()
-	return conn.Sync(ctx, rec, &SyncOptions{Checkpoints: rec.snapshot(), BatchSize: 37})
+	return conn.Sync(ctx, rec, &SyncOptions{Checkpoints: rec.snapshot(), BatchSize: batch})
 }
 
 func TestSyncInProcess(t *testing.T) { runSyncSuite(t, memEnv) }
