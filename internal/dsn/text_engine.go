@@ -159,6 +159,14 @@ var textFormatOrder = map[string]int{}
 // headerHas reads; decodeText fetches and lower-cases them once per message.
 var textHeaderNames []string
 
+// maxTextHeaders and maxTextFormats size the fixed arrays decodeText keeps
+// on the stack (the header values read, the formats tried); registerText
+// panics at start-up when the registry outgrows them.
+const (
+	maxTextHeaders = 16
+	maxTextFormats = 128
+)
+
 // textScanLimit bounds the bytes of body searched for detection markers and
 // of a diagnostic searched for hint phrases: markers sit at the top of a
 // notice, and a diagnostic longer than this is quoted text, not an error.
@@ -191,6 +199,9 @@ func registerText(prio int, fs ...*textFormat) {
 			}
 		}
 	}
+	if len(textHeaderNames) > maxTextHeaders || len(textFormats) > maxTextFormats {
+		panic("dsn: the text format registry outgrew maxTextHeaders or maxTextFormats")
+	}
 	// insertion sort: the registry is small and built once.
 	for i := 1; i < len(textFormats); i++ {
 		for j := i; j > 0 && textFormatOrder[textFormats[j].name] < textFormatOrder[textFormats[j-1].name]; j-- {
@@ -207,22 +218,18 @@ func registerText(prio int, fs ...*textFormat) {
 func decodeText(h textHeader, body string) []Result {
 	from := strings.ToLower(h.Get("From"))
 	subj := strings.ToLower(h.Get("Subject"))
-	var hv [16]string
+	var hv [maxTextHeaders]string
 	for i, n := range textHeaderNames {
-		if i < len(hv) {
-			hv[i] = strings.ToLower(h.Get(n))
-		}
+		hv[i] = strings.ToLower(h.Get(n))
 	}
 	head := capText(body, textScanLimit)
-	var tried [128]bool
+	var tried [maxTextFormats]bool
 	// Pass 1: formats whose header markers match.
 	for i, f := range textFormats {
 		if !f.headerMatch(hv[:], from, subj) {
 			continue
 		}
-		if i < len(tried) {
-			tried[i] = true
-		}
+		tried[i] = true
 		if f.needBody && !containsAny(head, f.bodyHas) {
 			continue
 		}
@@ -234,7 +241,7 @@ func decodeText(h textHeader, body string) []Result {
 	// the notice's opening lines, so a shorter head is searched.
 	head = capText(head, textScanLimit/2)
 	for i, f := range textFormats {
-		if (i < len(tried) && tried[i]) || len(f.bodyHas) == 0 {
+		if tried[i] || len(f.bodyHas) == 0 {
 			continue
 		}
 		if !containsAny(head, f.bodyHas) {
@@ -260,9 +267,6 @@ func (f *textFormat) headerMatch(hv []string, from, subj string) bool {
 		}
 	}
 	for _, m := range f.headerHas {
-		if m.idx >= len(hv) {
-			continue
-		}
 		v := hv[m.idx]
 		if v == "" {
 			continue
