@@ -71,6 +71,10 @@ type rcptRule struct {
 // textFormat describes one free-text bounce format as data.
 type textFormat struct {
 	name string
+	// prio fixes the order in which formats are tried regardless of file
+	// initialisation order: lower first; equal priorities keep
+	// registration order. registerText sets it.
+	prio int
 
 	// Detection. A format is tried when any header marker matches; with
 	// needBody set, one of bodyHas must also appear in the body. A format
@@ -150,11 +154,6 @@ type textFormat struct {
 // Each text_<family>.go file adds its formats in init via registerText.
 var textFormats []*textFormat
 
-// textFormatOrder fixes the order in which families are tried regardless
-// of file initialisation order: lower first (every format registers with
-// a priority; equal priorities keep registration order).
-var textFormatOrder = map[string]int{}
-
 // textHeaderNames lists, once each, the header fields any format's
 // headerHas reads; decodeText fetches and lower-cases them once per message.
 var textHeaderNames []string
@@ -180,7 +179,7 @@ const textDiagLimit = 2048
 // It normalises stop markers the way cutAtBoundary reads lines.
 func registerText(prio int, fs ...*textFormat) {
 	for _, f := range fs {
-		textFormatOrder[f.name] = prio
+		f.prio = prio
 		textFormats = append(textFormats, f)
 		for i := range f.stop {
 			f.stop[i] = strings.TrimLeft(f.stop[i], " \t>-=")
@@ -204,7 +203,7 @@ func registerText(prio int, fs ...*textFormat) {
 	}
 	// insertion sort: the registry is small and built once.
 	for i := 1; i < len(textFormats); i++ {
-		for j := i; j > 0 && textFormatOrder[textFormats[j].name] < textFormatOrder[textFormats[j-1].name]; j-- {
+		for j := i; j > 0 && textFormats[j].prio < textFormats[j-1].prio; j-- {
 			textFormats[j], textFormats[j-1] = textFormats[j-1], textFormats[j]
 		}
 	}
