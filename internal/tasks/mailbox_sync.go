@@ -73,13 +73,20 @@ func EnqueueSync(ctx context.Context, q Enqueuer, mailboxID int64, opts ...asynq
 	if err != nil {
 		return false, err
 	}
-	if _, err := q.EnqueueContext(ctx, t, opts...); err != nil {
-		if errors.Is(err, asynq.ErrDuplicateTask) || errors.Is(err, asynq.ErrTaskIDConflict) {
-			return false, nil
-		}
+	if queued, err = enqueue(ctx, q, t, opts); err != nil {
 		return false, fmt.Errorf("tasks: enqueue sync of mailbox %d: %w", mailboxID, err)
 	}
-	return true, nil
+	return queued, nil
+}
+
+// enqueue queues t with opts. A task already queued (asynq.Unique or a
+// task ID still held) is not an error: it returns queued=false and nil.
+func enqueue(ctx context.Context, q Enqueuer, t *asynq.Task, opts []asynq.Option) (queued bool, err error) {
+	_, err = q.EnqueueContext(ctx, t, opts...)
+	if errors.Is(err, asynq.ErrDuplicateTask) || errors.Is(err, asynq.ErrTaskIDConflict) {
+		return false, nil
+	}
+	return err == nil, err
 }
 
 // RetryDelay is the asynq RetryDelayFunc for mailbox syncs: 30s, 2m, 8m, …

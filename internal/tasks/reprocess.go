@@ -3,7 +3,6 @@ package tasks
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 
@@ -114,11 +113,8 @@ func EnqueueReprocess(ctx context.Context, q Enqueuer, p ReprocessPayload, opts 
 	if err != nil {
 		return false, err
 	}
-	if _, err := q.EnqueueContext(ctx, t, opts...); err != nil {
-		if errors.Is(err, asynq.ErrDuplicateTask) || errors.Is(err, asynq.ErrTaskIDConflict) {
-			return false, nil
-		}
+	if queued, err = enqueue(ctx, q, t, opts); err != nil {
 		return false, fmt.Errorf("tasks: enqueue reprocess: %w", err)
 	}
-	return true, nil
+	return queued, nil
 }
