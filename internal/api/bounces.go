@@ -3,11 +3,13 @@ package api
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/rebound-hq/rebound/internal/classify"
 	"github.com/rebound-hq/rebound/internal/codes"
 	"github.com/rebound-hq/rebound/internal/store"
 	"github.com/rebound-hq/rebound/internal/tracking"
@@ -15,16 +17,10 @@ import (
 
 var (
 	bounceKinds   = []string{"bounce", "delayed", "auto_reply", "complaint", "delivered"}
-	bounceClasses = []string{"soft", "hard"}
-	reportLabels  = []string{"Invalid recipient", "Domain not found", "Mailbox disabled", "Mailbox full",
-		"Message too large", "Blocked", "Spam or content", "Policy or authentication", "Rate limited",
-		"Temporary failure", "Delivery expired", "Other", "Delayed", "Auto-reply", "Complaint", "Delivered"}
-	reasons = []string{"userunknown", "hostunknown", "hasmoved", "notaccept", "suspend", "mailboxfull",
-		"mesgtoobig", "exceedlimit", "filtered", "rejected", "blocked", "badreputation", "requireptr",
-		"authfailure", "policyviolation", "spamdetected", "virusdetected", "contenterror", "securityerror",
-		"failedstarttls", "notcompliantrfc", "syntaxerror", "norelaying", "toomanyconn", "speeding",
-		"systemerror", "systemfull", "networkerror", "expired", "mailererror", "onhold", "undefined",
-		"vacation", "feedback", "delivered"}
+	bounceClasses = []string{classify.ClassSoft, classify.ClassHard}
+	// reportLabels are the label filter values: classify's labels, plus
+	// "Delivered", which openapi.yaml's label enum also lists.
+	reportLabels = append(slices.Clip(classify.Labels), "Delivered")
 )
 
 type bounceResponse struct {
@@ -81,7 +77,7 @@ func parseBounceFilter(c echo.Context, chk *checks, full bool) store.BounceFilte
 		f.MailboxID = queryID(c, chk, "mailbox_id")
 		f.Class = queryEnum(c, chk, "class", bounceClasses...)
 		f.Label = queryEnum(c, chk, "label", reportLabels...)
-		f.Reason = queryEnum(c, chk, "reason", reasons...)
+		f.Reason = queryEnum(c, chk, "reason", classify.Reasons...)
 		f.Provider = strings.ToLower(queryString(c, chk, "provider", 64))
 	}
 	if !f.Since.IsZero() && !f.Until.IsZero() && !f.Until.After(f.Since) {

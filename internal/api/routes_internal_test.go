@@ -2,9 +2,12 @@ package api
 
 import (
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/rebound-hq/rebound/internal/classify"
 )
 
 // serverRoutes are the routes server.go registers itself, outside the
@@ -101,6 +104,31 @@ func TestEchoPath(t *testing.T) {
 	} {
 		if got := echoPath(in); got != want {
 			t.Errorf("echoPath(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestFilterEnumsMatchSpec checks that the bounce list filters accept
+// exactly the values of openapi.yaml's Kind, Class, Label and Reason
+// schemas (the API takes the reasons and labels from internal/classify).
+func TestFilterEnumsMatchSpec(t *testing.T) {
+	doc, err := Spec()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, got := range map[string][]string{
+		"Kind": bounceKinds, "Class": bounceClasses, "Label": reportLabels, "Reason": classify.Reasons,
+	} {
+		ref, ok := doc.Components.Schemas[name]
+		if !ok {
+			t.Fatalf("openapi.yaml has no %s schema", name)
+		}
+		var want []string
+		for _, v := range ref.Value.Enum {
+			want = append(want, v.(string))
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s filter values = %v, openapi.yaml says %v", name, got, want)
 		}
 	}
 }
