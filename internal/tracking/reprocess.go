@@ -138,16 +138,14 @@ func (s *Service) reprocessGroup(ctx context.Context, tx *gorm.DB, ws int64, raw
 	var all []*candidate
 	var rawUpdates []store.RawDecodeUpdate
 	newBy := map[store.EventKey]*candidate{}
+	purged := map[int64]bool{}
 	for _, r := range raws {
 		if len(r.Content) == 0 {
 			// Bytes emptied by retention housekeeping: nothing to re-decode;
-			// the message's events stay as they are.
+			// the message's events stay as they are (left out of the diff
+			// below).
 			st.Skipped++
-			for key := range oldBy {
-				if key.RawMessageID == r.ID {
-					delete(oldBy, key)
-				}
-			}
+			purged[r.ID] = true
 			continue
 		}
 		b, err := Decompress(r.Content)
@@ -176,6 +174,11 @@ func (s *Service) reprocessGroup(ctx context.Context, tx *gorm.DB, ws int64, raw
 			}
 			all = append(all, c)
 			newBy[key] = c
+		}
+	}
+	for key := range oldBy {
+		if purged[key.RawMessageID] {
+			delete(oldBy, key)
 		}
 	}
 	if err := s.match(ctx, tx, ws, all); err != nil {
