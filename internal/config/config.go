@@ -228,10 +228,7 @@ func explain(err error) []error {
 // validate checks the values env could parse but not judge.
 func (c *Config) validate() []error {
 	var errs []error
-	bad := func(name, value string) {
-		f := fieldByName(name)
-		errs = append(errs, fmt.Errorf("%s=%q: want %s", name, value, f.expect))
-	}
+	bad := func(name, value string) { errs = append(errs, badValue(name, value)) }
 	if u, err := url.Parse(c.DatabaseURL); err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
 		bad("DATABASE_URL", redactURL(c.DatabaseURL))
 	}
@@ -299,6 +296,12 @@ func (c *Config) validate() []error {
 	}
 	errs = append(errs, c.validateScale()...)
 	return errs
+}
+
+// badValue is the error of variable name set to value: what it expects,
+// from its expect tag.
+func badValue(name, value string) error {
+	return fmt.Errorf("%s=%q: want %s", name, value, fieldByName(name).expect)
 }
 
 // fieldByName returns the field of the variable name, one of the names in

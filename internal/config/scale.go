@@ -35,10 +35,7 @@ func (c *Config) RedisMode() RedisMode {
 // Sentinel or Cluster, the worker's HTTP address and raw retention.
 func (c *Config) validateScale() []error {
 	var errs []error
-	want := func(name, value string) {
-		f := fieldByName(name)
-		errs = append(errs, fmt.Errorf("%s=%q: want %s", name, value, f.expect))
-	}
+	want := func(name, value string) { errs = append(errs, badValue(name, value)) }
 	c.RedisSentinelAddrs = trimAll(c.RedisSentinelAddrs)
 	c.RedisClusterAddrs = trimAll(c.RedisClusterAddrs)
 	for _, list := range []struct {
