@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
 
@@ -371,7 +372,7 @@ func (h *handlers) importLeadRows(c echo.Context, campaignID int64, rows []impor
 			continue
 		}
 		ext := strings.TrimSpace(r.ExternalID)
-		if len([]rune(ext)) > 200 {
+		if utf8.RuneCountInString(ext) > 200 {
 			rep.Errors = append(rep.Errors, rowError{Row: n, Field: "external_id", Message: "must be at most 200 characters"})
 			continue
 		}
