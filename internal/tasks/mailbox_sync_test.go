@@ -427,3 +427,42 @@ func TestEnqueueDueFailureUndoesClaims(t *testing.T) {
 		t.Fatalf("claimed %v, %v after a failed round; want all 3 mailboxes due again", ids, err)
 	}
 }
+
+// cancellingEnqueuer ends the scheduler's context before it enqueues, as a
+// worker shutdown in the middle of a round does.
+type cancellingEnqueuer struct {
+	Enqueuer
+	cancel context.CancelFunc
+}
+
+func (c cancellingEnqueuer) EnqueueContext(ctx context.Context, t *asynq.Task, opts ...asynq.Option) (*asynq.TaskInfo, error) {
+	c.cancel()
+	return c.Enqueuer.EnqueueContext(ctx, t, opts...)
+}
+
+// TestEnqueueDueCancelledUndoesClaims has the scheduler's context end in
+// the middle of a round: the claims are undone all the same.
+func TestEnqueueDueCancelledUndoesClaims(t *testing.T) {
+	f := newFixture(t)
+	for i := range 3 {
+		f.createUnreachable(t, 1000+i)
+	}
+	opt := redisOpt(t)
+	client := asynq.NewClient(opt)
+	defer client.Close()
+	// A queue of its own, should an enqueue get through the ended context.
+	const queue = "test-enqueue-cancelled"
+	t.Cleanup(func() {
+		insp := asynq.NewInspector(opt)
+		_ = insp.DeleteQueue(queue, true)
+		_ = insp.Close()
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	sched := &Scheduler{DB: f.db, Queue: cancellingEnqueuer{client, cancel}, Options: []asynq.Option{asynq.Queue(queue)}}
+	if n, err := sched.EnqueueDue(ctx); err == nil || n != 0 {
+		t.Fatalf("EnqueueDue with its context ended = %d, %v; want 0 and an error", n, err)
+	}
+	if ids, err := store.ClaimDueMailboxes(context.Background(), f.db, time.Now(), time.Minute, 10); err != nil || len(ids) != 3 {
+		t.Fatalf("claimed %v, %v after a cancelled round; want all 3 mailboxes due again", ids, err)
+	}
+}

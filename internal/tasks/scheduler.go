@@ -83,9 +83,12 @@ func (s *Scheduler) EnqueueDue(ctx context.Context) (int, error) {
 			ok, err := EnqueueSync(ctx, s.Queue, id, s.Options...)
 			if err != nil {
 				// Undo the claims not enqueued: this mailbox's and the
-				// rest of the batch's, which would otherwise wait Hold.
+				// rest of the batch's, which would otherwise wait Hold;
+				// also when the failure is ctx ending (shutdown).
+				uctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+				defer cancel()
 				for _, id := range ids[i:] {
-					if uerr := store.RescheduleMailbox(ctx, s.DB, id, now); uerr != nil {
+					if uerr := store.RescheduleMailbox(uctx, s.DB, id, now); uerr != nil {
 						s.log().Error("tasks: undo claim", "mailbox_id", id, "err", uerr)
 					}
 				}
